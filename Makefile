@@ -1,0 +1,58 @@
+# Check-exec: kernel AT_EXECVE_CHECK + securebits and a glibc ld.so that
+# enforces them, built from Debian's sources and proven in a QEMU guest.
+# Every target installs missing packages and builds what is missing first.
+
+SCRIPTS := scripts
+USER_ARG := $(if $(AS),--user $(AS))
+DIR_ARG := $(if $(DIR),--dir $(DIR))
+
+.PHONY: help deps kernel glibc image build check demo shell guest-run clean clean-cache
+
+help:
+	@echo "make check      build what is missing, boot the guest, run every test"
+	@echo "                (ends with 'N passed, N failed')"
+	@echo "make demo       boot the guest and show its kernel, C library and ld.so"
+	@echo "make shell      boot the guest on this terminal (root; leave with poweroff)"
+	@echo "make guest-run CMD='...' [DIR=host/dir] [AS=root|tester]"
+	@echo "                boot, run CMD in the guest (in DIR, shared from the host),"
+	@echo "                print its output; the exit status is CMD's"
+	@echo "make deps       install the Debian packages the project needs"
+	@echo "make kernel | glibc | image | build   build one stage, or all"
+	@echo "make clean      remove build/ (caches outside the checkout stay)"
+	@echo "make clean-cache  also remove the ccache and artifact caches"
+	@echo "Variables: ACCEL=tcg|kvm (default tcg), TIMEOUT=seconds per boot,"
+	@echo "           CHECKEXEC_CACHE=dir (default ~/.cache/checkexec), JOBS=n"
+
+deps:
+	@$(SCRIPTS)/deps.sh
+
+kernel: deps
+	@$(SCRIPTS)/build-kernel.sh
+
+glibc: deps
+	@$(SCRIPTS)/build-glibc.sh
+
+image: glibc
+	@$(SCRIPTS)/build-image.sh
+
+build:
+	@$(SCRIPTS)/build-all.sh
+
+check:
+	@$(SCRIPTS)/check.sh
+
+demo: build
+	@$(SCRIPTS)/boot.sh run --name demo -- /usr/lib/checkexec/demo
+
+shell: build
+	@$(SCRIPTS)/boot.sh shell
+
+guest-run: build
+	@test -n "$(CMD)" || { echo "error: give the command: make guest-run CMD='...'" >&2; exit 2; }
+	@$(SCRIPTS)/boot.sh run $(USER_ARG) $(DIR_ARG) -- bash -c '$(subst ','\'',$(CMD))'
+
+clean:
+	rm -rf build
+
+clean-cache: clean
+	@. $(SCRIPTS)/lib.sh && echo "removing $$CACHE" && rm -rf "$$CACHE"

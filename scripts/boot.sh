@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Boot the project's kernel with the project's image in QEMU.
+#
+#   boot.sh run [--user root|tester] [--dir DIR] [--name NAME] -- CMD [ARG...]
+#       Boot, run CMD in the guest (as USER, in DIR shared from the host when
+#       given), print its output, power off; exit with CMD's exit status.
+#       Job files, output and serial log: build/jobs/NAME (default "run").
+#   boot.sh shell
+#       Boot interactively on the serial console (root is logged in).
+#       Leave with "poweroff", or Ctrl-A X.
+#
+# Environment: ACCEL=tcg (default) or kvm; TIMEOUT (seconds, default 900)
+# for a run; MEMORY (default 2G); SMP (default 2).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+KERNEL=$BUILD/kernel/bzImage
+IMAGE=$BUILD/image/checkexec.raw
+ACCEL=${ACCEL:-tcg}
+TIMEOUT=${TIMEOUT:-900}
+CMDLINE="console=ttyS0 root=/dev/vda1 rw panic=-1 lsm=landlock,lockdown,yama,integrity"
+
+usage() {
+	sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+# qemu_base: the QEMU arguments every boot shares.
+qemu_base() {
+	local accel
+	case "$ACCEL" in
+	tcg) accel=(-accel "tcg,thread=multi" -cpu max) ;;
+	kvm) accel=(-accel kvm -cpu host) ;;
+	*) die "ACCEL must be tcg or kvm, not '$ACCEL'" ;;
+	esac
+	QEMU=(qemu-system-x86_64 "${accel[@]}" -m "${MEMORY:-2G}" -smp "${SMP:-2}"
+		-no-reboot -nic none -kernel "$KERNEL"
+		-drive "file=$IMAGE,format=raw,if=virtio,snapshot=on")
+}
+
+check_built() {
+	[ -f "$KERNEL" ] || die "no kernel at $KERNEL (run: make kernel)"
+	[ -f "$IMAGE" ] || die "no image at $IMAGE (run: make image)"
+}
+
+# write_job JOBDIR USER CMD...: the files the guest's job unit reads.
+write_job() {
+	local dir=$1 user=$2
+	shift 2
+	mkdir -p "$dir/expected"
+	printf '%s\n' "$user" >"$dir/user"
+	{
+		echo "# written by scripts/boot.sh"
+		printf '%q ' "$@"
+		echo
+	} >"$dir/command"
+	# What the guest tests compare the running system with.
+	cp "$BUILD/kernel/release" "$dir/expected/kernel.release"
+	cp "$BUILD/kernel/version" "$dir/expected/kernel.version"
+	cp "$BUILD/glibc/libc.build-id" "$BUILD/glibc/ld.build-id" "$dir/expected/"
+	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$dir/nonce"
+}
+
+# stream_output FILE PID: print FILE as it grows until process PID ends.
+stream_output() {
+	local file=$1 pid=$2 shown=0 size
+	while :; do
+		size=$(stat -c %s "$file" 2>/dev/null || echo 0)
+		if [ "$size" -gt "$shown" ]; then
+			tail -c +$((shown + 1)) "$file" | head -c $((size - shown))
+			shown=$size
+		fi
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+}
+
+cmd_run() {
+	local user=root dir="" name=run jobdir log pid rc=0 start=$SECONDS
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--user) user=${2:?--user needs a value}; shift 2 ;;
+		--dir) dir=${2:?--dir needs a value}; shift 2 ;;
+		--name) name=${2:?--name needs a value}; shift 2 ;;
+		--) shift; break ;;
+		*) usage ;;
+		esac
+	done
+	[ $# -gt 0 ] || usage
+	case "$user" in root | tester) ;; *) die "--user must be root or tester, not '$user'" ;; esac
+	[ -z "$dir" ] || [ -d "$dir" ] || die "--dir $dir is not a directory"
+	check_built
+	jobdir=$BUILD/jobs/$name
+	log=$jobdir/serial.log
+	rm -rf "$jobdir"
+	write_job "$jobdir" "$user" "$@"
+	qemu_base
+	QEMU+=(-display none -monitor none -serial "file:$log"
+		-append "$CMDLINE checkexec.job=1"
+		-virtfs "local,path=$jobdir,mount_tag=job,security_model=none,id=job")
+	if [ -n "$dir" ]; then
+		touch "$jobdir/has-hostdir"
+		QEMU+=(-virtfs "local,path=$(realpath "$dir"),mount_tag=hostdir,security_model=none,id=hostdir")
+	fi
+	say "booting the guest ($ACCEL, limit ${TIMEOUT}s; serial log: $log)"
+	timeout --kill-after=10 "$TIMEOUT" "${QEMU[@]}" >"$jobdir/qemu.log" 2>&1 &
+	pid=$!
+	stream_output "$jobdir/output" "$pid"
+	wait "$pid" || rc=$?
+	if [ ! -s "$jobdir/status" ]; then
+		if [ "$rc" -eq 124 ]; then
+			printf 'error: the guest did not finish within %s s\n' "$TIMEOUT" >&2
+		elif grep -q 'Kernel panic' "$log" 2>/dev/null; then
+			printf 'error: the guest kernel panicked\n' >&2
+		else
+			printf 'error: the guest stopped without reporting a result (qemu status %s, see %s)\n' \
+				"$rc" "$jobdir/qemu.log" >&2
+		fi
+		fail_with_log "guest run" "$log"
+	fi
+	rc=$(cat "$jobdir/status")
+	say "guest run finished in $((SECONDS - start)) s with status $rc (files: $jobdir)"
+	return "$rc"
+}
+
+cmd_shell() {
+	check_built
+	qemu_base
+	say "booting the guest on this terminal; leave with 'poweroff' or Ctrl-A X"
+	exec "${QEMU[@]}" -nographic -serial mon:stdio -append "$CMDLINE"
+}
+
+case "${1:-}" in
+run) shift; cmd_run "$@" ;;
+shell) shift; cmd_shell "$@" ;;
+*) usage ;;
+esac

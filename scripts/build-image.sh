@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Build the guest disk image with mkosi (images/): Debian bookworm from the
+# build machine's own apt mirror, with the project's glibc (build/glibc/root)
+# over Debian's and the test programs of testlibs/.  Output:
+# build/image/checkexec.raw.  mkosi's incremental cache lives in the cache
+# directory, so a rebuild after a glibc or testlibs change skips the
+# bootstrap.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+OUT=$BUILD/image
+GLIBC_ROOT=$BUILD/glibc/root
+TESTLIBS=$BUILD/testlibs
+SKELETON=$BUILD/image-skeleton
+
+[ -f "$BUILD/glibc/.key" ] || die "no glibc build in $BUILD/glibc (run: make glibc)"
+
+# apt_repo SUITE: the URI the build machine's apt takes SUITE from.
+apt_repo() {
+	# shellcheck disable=SC2016 # apt's own $(...) fields, not the shell's
+	apt-get indextargets --format '$(RELEASE) $(REPO_URI)' 2>/dev/null |
+		awk -v suite="$1" '$1 == suite { print $2; exit }'
+}
+
+mirror=$(apt_repo bookworm)
+[ -n "$mirror" ] || die "the apt configuration of this machine has no bookworm repository (apt-get update?)"
+security=$(apt_repo bookworm-security)
+
+run_step "image: build the test programs (testlibs/)" "$LOGS/testlibs.log" \
+	make -C "$TOP/testlibs" O="$TESTLIBS"
+
+base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
+	"security=$security" images/mkosi.default)
+key=$(content_key "$base_key" "glibc=$(cat "$BUILD/glibc/.key")" images testlibs \
+	scripts/build-image.sh scripts/lib.sh)
+workdir=$CACHE/mkosi/$base_key
+
+if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$key" ]; then
+	say "image: up to date ($OUT)"
+	exit 0
+fi
+
+# find_image: the image mkosi wrote (it may use a distro~release subdirectory).
+find_image() {
+	[ -d "$workdir" ] || return 0
+	find "$workdir" -name checkexec.raw -type f | head -n 1
+}
+
+# mkosi writes the security repository into the image itself; the skeleton
+# replaces it with this machine's, which is the one the build can reach.
+make_skeleton() {
+	rm -rf "$SKELETON"
+	mkdir -p "$SKELETON/etc/apt/sources.list.d"
+	if [ -n "$security" ]; then
+		echo "deb $security bookworm-security main"
+	else
+		echo "# this build machine has no bookworm-security repository"
+	fi >"$SKELETON/etc/apt/sources.list.d/bookworm-security.list"
+}
+
+run_mkosi() {
+	mkdir -p "$workdir" "$CACHE/mkosi-packages"
+	cd "$TOP/images"
+	mkosi --mirror="$mirror" \
+		--skeleton-tree="$SKELETON" \
+		--extra-tree="$TOP/images/mkosi.extra" \
+		--extra-tree="$GLIBC_ROOT" \
+		--extra-tree="$TESTLIBS/root" \
+		--output-dir="$workdir" \
+		--cache="$CACHE/mkosi-packages" \
+		--incremental --force build
+}
+
+if [ -n "$(find "$workdir" -name 'checkexec.cache-pre-inst' 2>/dev/null)" ]; then
+	note="reusing the cached Debian base"
+else
+	note="first build: Debian bootstrap, about 2-3 min"
+fi
+# install_image IMAGE: copy IMAGE to build/image, marked with the key.
+install_image() {
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	cp --sparse=always "$1" "$OUT/checkexec.raw"
+	echo "$key" >"$OUT/.key"
+	say "image: $OUT/checkexec.raw"
+}
+
+image=$(find_image)
+if [ -n "$image" ] && [ "$(cat "$workdir/image.key" 2>/dev/null)" = "$key" ]; then
+	say "image: reusing cached image for key $key"
+	install_image "$image"
+	exit 0
+fi
+make_skeleton
+run_step "image: mkosi build ($note)" "$LOGS/image-mkosi.log" run_mkosi
+image=$(find_image)
+[ -n "$image" ] || die "mkosi did not write checkexec.raw below $workdir (log: $LOGS/image-mkosi.log)"
+echo "$key" >"$workdir/image.key"
+install_image "$image"

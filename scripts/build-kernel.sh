@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Build the guest kernel: Debian's linux-source-6.12 + linux/series, configured
+# from x86_64_defconfig + kvm_guest.config + linux/*.config.
+# Output in build/kernel/: bzImage, headers/ (UAPI), config, release, version.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+SRC_PKG=linux-source-6.12
+TARBALL=/usr/src/$SRC_PKG.tar.xz
+KSRC=$BUILD/$SRC_PKG
+OUT=$BUILD/kernel
+
+[ -f "$TARBALL" ] || die "$TARBALL is missing (run: make deps)"
+key=$(content_key "$SRC_PKG=$(pkg_version "$SRC_PKG")" linux \
+	scripts/build-kernel.sh scripts/lib.sh)
+
+if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$key" ]; then
+	say "kernel: up to date ($OUT)"
+	exit 0
+fi
+if cache_fetch kernel "$key" "$OUT"; then
+	echo "$key" >"$OUT/.key"
+	exit 0
+fi
+
+unpack() {
+	rm -rf "$KSRC"
+	mkdir -p "$BUILD"
+	tar -C "$BUILD" -xf "$TARBALL"
+}
+
+# check_fragment CONFIG FRAGMENT: every setting of FRAGMENT must have
+# survived the merge, or the kernel is not the one we asked for.
+check_fragment() {
+	local config=$1 fragment=$2 line name bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" "$config" || {
+			warn "$fragment: '$line' is not in the final .config"
+			bad=1
+		} ;;
+		'# CONFIG_'*' is not set')
+			name=${line#\# }
+			name=${name%% *}
+			if grep -q "^$name=" "$config"; then
+				warn "$fragment: $name should be unset"
+				bad=1
+			fi
+			;;
+		esac
+	done <"$fragment"
+	return "$bad"
+}
+
+configure() {
+	local frag
+	cd "$KSRC"
+	make x86_64_defconfig
+	scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config \
+		"$TOP"/linux/*.config
+	make olddefconfig
+	# kvm_guest.config is generic (it names s390 options too): only our
+	# own fragments must hold exactly.
+	for frag in "$TOP"/linux/*.config; do
+		check_fragment .config "$frag"
+	done
+}
+
+compile() {
+	cd "$KSRC"
+	make -j"$JOBS" CC="ccache gcc" bzImage
+	rm -rf "$OUT.new"
+	mkdir -p "$OUT.new"
+	make headers_install INSTALL_HDR_PATH="$OUT.new/headers"
+	cp arch/x86/boot/bzImage .config "$OUT.new/"
+	mv "$OUT.new/.config" "$OUT.new/config"
+	cat include/config/kernel.release >"$OUT.new/release"
+	# uname -v of the guest: unique to this build (it has the build time).
+	sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' \
+		include/generated/utsversion.h >"$OUT.new/version"
+	[ -s "$OUT.new/version" ] || {
+		echo "no UTS_VERSION in include/generated/utsversion.h"
+		return 1
+	}
+}
+
+export CCACHE_BASEDIR=$KSRC
+run_step "kernel: unpack $TARBALL" "$LOGS/kernel-unpack.log" unpack
+run_step "kernel: apply linux/series" "$LOGS/kernel-patch.log" \
+	apply_series "$KSRC" "$TOP/linux"
+run_step "kernel: configure" "$LOGS/kernel-config.log" configure
+run_step "kernel: build bzImage with $JOBS jobs (about 10-15 min on a fresh machine)" \
+	"$LOGS/kernel-build.log" compile
+rm -rf "$OUT"
+mv "$OUT.new" "$OUT"
+cache_store kernel "$key" "$OUT"
+echo "$key" >"$OUT/.key"
+say "kernel: $(cat "$OUT/release") in $OUT"

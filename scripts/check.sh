@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# make check: build what is missing, boot the guest, run the in-guest test
+# runner, check what only the host can check, and print the summary line
+# "N passed, N failed" (exit status 1 when anything failed).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
+
+JOB=$BUILD/jobs/check
+passed=0
+failed=0
+
+# count_guest_results OUTPUT: add the guest's TAP results to the totals; a
+# test the plan announced but that never reported counts as failed.
+count_guest_results() {
+	local out=$1 planned ok not_ok
+	[ -f "$out" ] || : >"$out"
+	planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
+	ok=$(grep -c '^ok ' "$out" || true)
+	not_ok=$(grep -c '^not ok ' "$out" || true)
+	passed=$((passed + ok))
+	failed=$((failed + not_ok))
+	if [ -z "$planned" ]; then
+		echo "not ok - the guest test runner printed no plan"
+		failed=$((failed + 1))
+	elif [ $((ok + not_ok)) -lt "$planned" ]; then
+		echo "not ok - $((planned - ok - not_ok)) guest tests never reported"
+		failed=$((failed + planned - ok - not_ok))
+	fi
+}
+
+# host_check DESCRIPTION CMD...: a test whose verdict the host makes.
+host_check() {
+	local description=$1
+	shift
+	if "$@"; then
+		echo "ok - host: $description"
+		passed=$((passed + 1))
+	else
+		echo "not ok - host: $description"
+		failed=$((failed + 1))
+	fi
+}
+
+nonce_came_back() {
+	[ -s "$JOB/nonce" ] && cmp -s "$JOB/nonce" "$JOB/nonce.echo"
+}
+
+"$TOP/scripts/build-all.sh"
+status=0
+"$TOP/scripts/boot.sh" run --name check -- /usr/lib/checkexec/run-tests || status=$?
+count_guest_results "$JOB/output"
+host_check "the guest test runner exited with status 0 (it was $status)" \
+	test "$status" -eq 0
+host_check "the result channel brought the host's nonce back" nonce_came_back
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
