@@ -12,6 +12,7 @@ SRC_PKG=glibc-source
 TARBALL=/usr/src/glibc/glibc-2.36.tar.xz
 GSRC=$BUILD/glibc-2.36
 GOBJ=$BUILD/glibc-obj
+GINC=$BUILD/glibc-include
 OUT=$BUILD/glibc
 MULTIARCH=x86_64-linux-gnu
 
@@ -35,9 +36,26 @@ unpack() {
 	tar -C "$BUILD" -xf "$TARBALL"
 }
 
+# The kernel and library headers glibc is built with, gathered into one
+# directory as debian/sysdeps/linux.mk does (asm/ is in the multiarch dir).
+make_include_dir() {
+	local h
+	rm -rf "$GINC"
+	for h in arch asm asm-generic libaudit.h linux selinux sys/capability.h; do
+		mkdir -p "$GINC/$(dirname "$h")"
+		if [ -e "/usr/include/$h" ]; then
+			ln -s "/usr/include/$h" "$GINC/$h"
+		elif [ -e "/usr/include/$MULTIARCH/$h" ]; then
+			ln -s "/usr/include/$MULTIARCH/$h" "$GINC/$h"
+		fi
+	done
+	touch "$GINC/assert.h"
+}
+
 # The configparms and configure line of debian/rules.d/build.mk for the
 # amd64 "libc" pass (the i386 and x32 multilib passes are not built).
 configure() {
+	make_include_dir
 	mkdir -p "$GOBJ"
 	cd "$GOBJ"
 	cat >configparms <<-EOF
@@ -77,7 +95,7 @@ configure() {
 		--with-pkgversion="Debian GLIBC $deb_version checkexec" \
 		--with-bugurl="http://www.debian.org/Bugs/" \
 		--with-timeoutfactor=25 \
-		--with-headers=/usr/include --enable-kernel=3.2 \
+		--with-headers="$GINC" --enable-kernel=3.2 \
 		--with-selinux --enable-multi-arch
 }
 
@@ -88,6 +106,17 @@ compile() {
 # build_id ELF: the GNU build-id note of ELF, in hex.
 build_id() {
 	readelf -n "$1" | sed -n 's/^ *Build ID: *//p'
+}
+
+# strip_debug_info DIR: drop the debug sections of every ELF file below DIR,
+# as Debian's packages do (symbol tables and build-ids stay).
+strip_debug_info() {
+	local f
+	find "$1" -type f -print0 | while IFS= read -r -d '' f; do
+		if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+			strip --strip-debug "$f"
+		fi
+	done
 }
 
 # Install into a staging tree, then keep the run-time part in the layout of
@@ -106,6 +135,7 @@ install_stage() {
 	cp -a "$stage/lib64/ld-linux-x86-64.so.2" "$root/usr/lib/$MULTIARCH/"
 	rm -rf "$root/usr/include" "$root/usr/share/info"
 	find "$root" \( -name '*.a' -o -name '*.o' \) -delete
+	strip_debug_info "$root"
 	build_id "$root/usr/lib/$MULTIARCH/libc.so.6" >"$OUT.new/libc.build-id"
 	build_id "$root/usr/lib/$MULTIARCH/ld-linux-x86-64.so.2" >"$OUT.new/ld.build-id"
 	# libc.so.6 run as a program prints its version; run it with its own ld.so.
@@ -116,6 +146,7 @@ install_stage() {
 }
 
 export CCACHE_BASEDIR=$BUILD
+export CPPFLAGS="-isystem $GINC"
 run_step "glibc: unpack $TARBALL" "$LOGS/glibc-unpack.log" unpack
 run_step "glibc: apply glibc-patches/series" "$LOGS/glibc-patch.log" \
 	apply_series "$GSRC" "$TOP/glibc-patches"

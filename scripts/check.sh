@@ -46,7 +46,11 @@ nonce_came_back() {
 	[ -s "$JOB/nonce" ] && cmp -s "$JOB/nonce" "$JOB/nonce.echo"
 }
 
-"$TOP/scripts/build-all.sh"
+if ! "$TOP/scripts/build-all.sh"; then
+	echo "not ok - build (see the error above)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 status=0
 "$TOP/scripts/boot.sh" run --name check -- /usr/lib/checkexec/run-tests || status=$?
 count_guest_results "$JOB/output"
