@@ -3,6 +3,9 @@
 # Every target installs missing packages and builds what is missing first.
 
 SCRIPTS := scripts
+# guest-run hands CMD to the shell through the environment, unexpanded by
+# make: quotes and $VARIABLES reach the guest's shell as typed.
+export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(AS),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
@@ -48,8 +51,8 @@ shell: build
 	@$(SCRIPTS)/boot.sh shell
 
 guest-run: build
-	@test -n "$(CMD)" || { echo "error: give the command: make guest-run CMD='...'" >&2; exit 2; }
-	@$(SCRIPTS)/boot.sh run $(USER_ARG) $(DIR_ARG) -- bash -c '$(subst ','\'',$(CMD))'
+	@test -n "$$GUEST_CMD" || { echo "error: give the command: make guest-run CMD='...'" >&2; exit 2; }
+	@$(SCRIPTS)/boot.sh run $(USER_ARG) $(DIR_ARG) -- bash -c "$$GUEST_CMD"
 
 clean:
 	rm -rf build
