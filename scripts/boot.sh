@@ -10,19 +10,20 @@
 #       Leave with "poweroff", or Ctrl-A X.
 #
 # Environment: ACCEL=tcg (default) or kvm; TIMEOUT (seconds, default 900)
-# for a run; MEMORY (default 2G); SMP (default 2).
+# for a run; MEMORY (default 2G); SMP (default 2); KERNEL (another bzImage
+# to boot instead of the project's, e.g. an unpatched build to compare).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
-KERNEL=$BUILD/kernel/bzImage
+KERNEL=${KERNEL:-$BUILD/kernel/bzImage}
 IMAGE=$BUILD/image/checkexec.raw
 ACCEL=${ACCEL:-tcg}
 TIMEOUT=${TIMEOUT:-900}
 CMDLINE="console=ttyS0 root=/dev/vda1 rw panic=-1 lsm=landlock,lockdown,yama,integrity"
 
 usage() {
-	sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,/^set /s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 

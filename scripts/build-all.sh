@@ -4,6 +4,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+hold_build_lock
 
 for stage in deps build-kernel build-glibc build-image; do
 	start=$SECONDS

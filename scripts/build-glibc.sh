@@ -7,6 +7,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+hold_build_lock
 
 SRC_PKG=glibc-source
 TARBALL=/usr/src/glibc/glibc-2.36.tar.xz
@@ -108,11 +109,11 @@ build_id() {
 	readelf -n "$1" | sed -n 's/^ *Build ID: *//p'
 }
 
-# strip_debug_info DIR: drop the debug sections of every ELF file below DIR,
-# as Debian's packages do (symbol tables and build-ids stay).
+# strip_debug_info DIR...: drop the debug sections of every ELF file below
+# the DIRs, as Debian's packages do (symbol tables and build-ids stay).
 strip_debug_info() {
 	local f
-	find "$1" -type f -print0 | while IFS= read -r -d '' f; do
+	find "$@" -type f -print0 | while IFS= read -r -d '' f; do
 		if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
 			strip --strip-debug "$f"
 		fi
@@ -135,7 +136,7 @@ install_stage() {
 	cp -a "$stage/lib64/ld-linux-x86-64.so.2" "$root/usr/lib/$MULTIARCH/"
 	rm -rf "$root/usr/include" "$root/usr/share/info"
 	find "$root" \( -name '*.a' -o -name '*.o' \) -delete
-	strip_debug_info "$root"
+	strip_debug_info "$root/usr/lib" "$root/usr/bin" "$root/usr/sbin"
 	build_id "$root/usr/lib/$MULTIARCH/libc.so.6" >"$OUT.new/libc.build-id"
 	build_id "$root/usr/lib/$MULTIARCH/ld-linux-x86-64.so.2" >"$OUT.new/ld.build-id"
 	# libc.so.6 run as a program prints its version; run it with its own ld.so.

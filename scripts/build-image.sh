@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Build the guest disk image with mkosi (images/): Debian bookworm from the
 # build machine's own apt mirror, with the project's glibc (build/glibc/root)
-# over Debian's and the test programs of testlibs/.  Output:
+# over Debian's, the kernel's selftests and set-exec (build/kernel/guest-root)
+# and the test programs of testlibs/.  Output:
 # build/image/checkexec.raw.  mkosi's incremental cache lives in the cache
 # directory, so a rebuild after a glibc or testlibs change skips the
 # bootstrap.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+hold_build_lock
 
 OUT=$BUILD/image
 GLIBC_ROOT=$BUILD/glibc/root
@@ -15,6 +17,7 @@ TESTLIBS=$BUILD/testlibs
 SKELETON=$BUILD/image-skeleton
 
 [ -f "$BUILD/glibc/.key" ] || die "no glibc build in $BUILD/glibc (run: make glibc)"
+[ -f "$BUILD/kernel/.key" ] || die "no kernel build in $BUILD/kernel (run: make kernel)"
 
 # apt_repo SUITE: the URI the build machine's apt takes SUITE from.
 apt_repo() {
@@ -32,7 +35,8 @@ run_step "image: build the test programs (testlibs/)" "$LOGS/testlibs.log" \
 
 base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
 	"security=$security" images/mkosi.default)
-key=$(content_key "$base_key" "glibc=$(cat "$BUILD/glibc/.key")" images testlibs \
+key=$(content_key "$base_key" "glibc=$(cat "$BUILD/glibc/.key")" \
+	"kernel=$(cat "$BUILD/kernel/.key")" images testlibs \
 	scripts/build-image.sh scripts/lib.sh)
 workdir=$CACHE/mkosi/$base_key
 
@@ -66,6 +70,7 @@ run_mkosi() {
 		--skeleton-tree="$SKELETON" \
 		--extra-tree="$TOP/images/mkosi.extra" \
 		--extra-tree="$GLIBC_ROOT" \
+		--extra-tree="$BUILD/kernel/guest-root" \
 		--extra-tree="$TESTLIBS/root" \
 		--output-dir="$workdir" \
 		--cache="$CACHE/mkosi-packages" \

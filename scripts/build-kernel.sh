@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Build the guest kernel: Debian's linux-source-6.12 + linux/series, configured
 # from x86_64_defconfig + kvm_guest.config + linux/*.config.
-# Output in build/kernel/: bzImage, headers/ (UAPI), config, release, version.
+# Output in build/kernel/: bzImage, headers/ (UAPI), config, release, version,
+# guest-root/ (selftests and set-exec, for the image), checkpatch/.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+hold_build_lock
 
 SRC_PKG=linux-source-6.12
 TARBALL=/usr/src/$SRC_PKG.tar.xz
 KSRC=$BUILD/$SRC_PKG
 OUT=$BUILD/kernel
+KSELFTESTS="exec landlock"
 
 [ -f "$TARBALL" ] || die "$TARBALL is missing (run: make deps)"
 key=$(content_key "$SRC_PKG=$(pkg_version "$SRC_PKG")" linux \
@@ -85,13 +88,33 @@ compile() {
 	}
 }
 
+# The user-space side of the series, built against its UAPI headers and
+# installed into guest-root/ for the image: the exec and landlock kselftests
+# (with their run_kselftest.sh) and the set-exec sample.
+build_user_space() {
+	local root=$OUT.new/guest-root
+	cd "$KSRC"
+	make headers
+	make -C tools/testing/selftests TARGETS="$KSELFTESTS" \
+		INSTALL_PATH="$root/usr/lib/checkexec/kselftest" install
+	mkdir -p "$root/usr/bin"
+	gcc -O2 -Wall -Wextra -Werror -isystem "$OUT.new/headers/include" \
+		-o "$root/usr/bin/set-exec" samples/check-exec/set-exec.c
+	# checkpatch.pl of this tree, for make check to run on linux/*.patch.
+	mkdir -p "$OUT.new/checkpatch"
+	cp scripts/checkpatch.pl scripts/spelling.txt \
+		scripts/const_structs.checkpatch "$OUT.new/checkpatch/"
+}
+
 export CCACHE_BASEDIR=$KSRC
 run_step "kernel: unpack $TARBALL" "$LOGS/kernel-unpack.log" unpack
 run_step "kernel: apply linux/series" "$LOGS/kernel-patch.log" \
 	apply_series "$KSRC" "$TOP/linux"
 run_step "kernel: configure" "$LOGS/kernel-config.log" configure
-run_step "kernel: build bzImage with $JOBS jobs (about 10-15 min on a fresh machine)" \
+run_step "kernel: build bzImage with $JOBS jobs (about 15 min on a fresh machine)" \
 	"$LOGS/kernel-build.log" compile
+run_step "kernel: build the $KSELFTESTS selftests and set-exec" \
+	"$LOGS/kernel-user-space.log" build_user_space
 rm -rf "$OUT"
 mv "$OUT.new" "$OUT"
 cache_store kernel "$key" "$OUT"

@@ -5,6 +5,7 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+hold_build_lock
 
 JOB=$BUILD/jobs/check
 passed=0
@@ -42,6 +43,15 @@ host_check() {
 	fi
 }
 
+# checkpatch_clean PATCH: the kernel's checkpatch.pl --strict finds nothing.
+checkpatch_clean() {
+	local out
+	out=$(perl "$BUILD/kernel/checkpatch/checkpatch.pl" --strict --no-tree -q "$1" 2>&1) &&
+		[ -z "$out" ] && return 0
+	printf '%s\n' "$out" | sed 's/^/# /'
+	return 1
+}
+
 nonce_came_back() {
 	[ -s "$JOB/nonce" ] && cmp -s "$JOB/nonce" "$JOB/nonce.echo"
 }
@@ -57,5 +67,10 @@ count_guest_results "$JOB/output"
 host_check "the guest test runner exited with status 0 (it was $status)" \
 	test "$status" -eq 0
 host_check "the result channel brought the host's nonce back" nonce_came_back
+for patch in "$TOP"/linux/*.patch; do
+	[ -e "$patch" ] || continue
+	host_check "checkpatch --strict is clean on linux/${patch##*/}" \
+		checkpatch_clean "$patch"
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

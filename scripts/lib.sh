@@ -21,6 +21,16 @@ die() {
 	exit 1
 }
 
+# hold_build_lock: one build at a time in a build directory.  The lock is
+# held until the process that took it exits; the scripts it runs inherit it.
+hold_build_lock() {
+	[ -n "${CHECKEXEC_LOCK_HELD:-}" ] && return 0
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.lock"
+	flock -n 9 || die "another build is running in $BUILD; wait for it to finish"
+	export CHECKEXEC_LOCK_HELD=1
+}
+
 # fail_with_log STEP LOG: report a failed step, show the end of its log, exit.
 fail_with_log() {
 	printf 'error: step "%s" failed; its log is %s\n' "$1" "$2" >&2
