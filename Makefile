@@ -35,7 +35,7 @@ kernel: deps
 glibc: deps
 	@$(SCRIPTS)/build-glibc.sh
 
-image: glibc
+image: kernel glibc
 	@$(SCRIPTS)/build-image.sh
 
 build:
