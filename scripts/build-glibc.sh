@@ -1,40 +1,41 @@
 #!/usr/bin/env bash
-# Build the guest C library: Debian's glibc-source 2.36 (Debian's patches
-# already applied) + glibc-patches/series, configured as Debian configures
-# its amd64 libc6 (debian/rules, debian/rules.d/build.mk, debian/sysdeps/).
-# Output in build/glibc/: root/ (the runtime files in the image's merged-/usr
-# layout, to be copied over Debian's), build-ids, version.
+# Build glibc: Debian's glibc-source 2.36 (Debian's patches already
+# applied) + glibc-patches/series, configured as Debian configures its amd64
+# libc6 (debian/rules, debian/rules.d/build.mk, debian/sysdeps/).
+#   build-glibc.sh               the patched library; output in build/glibc/:
+#                                root/ (run-time files in the image's
+#                                merged-/usr layout), build-ids, version
+#   build-glibc.sh --unpatched   the same source without our patches, for the
+#                                baseline of glibc's tests (no output)
+# The build tree stays in the cache (see glibc-tree.sh) for those tests.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
-hold_build_lock
+# shellcheck source=scripts/glibc-tree.sh
+source "$(dirname "$0")/glibc-tree.sh"
 
-SRC_PKG=glibc-source
+case ${1:-} in
+"") variant=patched ;;
+--unpatched) variant=unpatched ;;
+*) die "usage: build-glibc.sh [--unpatched]" ;;
+esac
 TARBALL=/usr/src/glibc/glibc-2.36.tar.xz
-GSRC=$BUILD/glibc-2.36
-GOBJ=$BUILD/glibc-obj
-GINC=$BUILD/glibc-include
 OUT=$BUILD/glibc
 MULTIARCH=x86_64-linux-gnu
+STEP=glibc
+LOG_PREFIX=$LOGS/glibc
+if [ "$variant" = unpatched ]; then
+	STEP="glibc (unpatched)"
+	LOG_PREFIX=$LOGS/glibc-unpatched
+fi
 
 [ -f "$TARBALL" ] || die "$TARBALL is missing (run: make deps)"
-deb_version=$(pkg_version "$SRC_PKG")
-key=$(content_key "$SRC_PKG=$deb_version" glibc-patches \
-	scripts/build-glibc.sh scripts/lib.sh)
-
-if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$key" ]; then
-	say "glibc: up to date ($OUT)"
-	exit 0
-fi
-if cache_fetch glibc "$key" "$OUT"; then
-	echo "$key" >"$OUT/.key"
-	exit 0
-fi
+hold_build_lock
+glibc_tree "$variant"
+deb_version=$(pkg_version glibc-source)
 
 unpack() {
-	rm -rf "$GSRC" "$GOBJ"
-	mkdir -p "$BUILD"
-	tar -C "$BUILD" -xf "$TARBALL"
+	tar -C "$TREE" -xf "$TARBALL"
 }
 
 # The kernel and library headers glibc is built with, gathered into one
@@ -93,7 +94,7 @@ configure() {
 		--disable-crypt \
 		--enable-stackguard-randomization \
 		--enable-stack-protector=strong \
-		--with-pkgversion="Debian GLIBC $deb_version checkexec" \
+		--with-pkgversion="Debian GLIBC $deb_version checkexec${variant#patched}" \
 		--with-bugurl="http://www.debian.org/Bugs/" \
 		--with-timeoutfactor=25 \
 		--with-headers="$GINC" --enable-kernel=3.2 \
@@ -123,8 +124,8 @@ strip_debug_info() {
 # Install into a staging tree, then keep the run-time part in the layout of
 # a merged-/usr Debian system (/lib, /lib64 and /sbin are links into /usr).
 install_stage() {
-	local stage=$OUT.new/stage root=$OUT.new/root dir
-	rm -rf "$OUT.new"
+	local stage=$GOUT/stage root=$GOUT/root dir
+	rm -rf "$GOUT"
 	mkdir -p "$stage" "$root/usr"
 	make -C "$GOBJ" install install_root="$stage"
 	cp -a "$stage/usr/." "$root/usr/"
@@ -137,27 +138,53 @@ install_stage() {
 	rm -rf "$root/usr/include" "$root/usr/share/info"
 	find "$root" \( -name '*.a' -o -name '*.o' \) -delete
 	strip_debug_info "$root/usr/lib" "$root/usr/bin" "$root/usr/sbin"
-	build_id "$root/usr/lib/$MULTIARCH/libc.so.6" >"$OUT.new/libc.build-id"
-	build_id "$root/usr/lib/$MULTIARCH/ld-linux-x86-64.so.2" >"$OUT.new/ld.build-id"
+	build_id "$root/usr/lib/$MULTIARCH/libc.so.6" >"$GOUT/libc.build-id"
+	build_id "$root/usr/lib/$MULTIARCH/ld-linux-x86-64.so.2" >"$GOUT/ld.build-id"
 	# libc.so.6 run as a program prints its version; run it with its own ld.so.
 	"$root/usr/lib/$MULTIARCH/ld-linux-x86-64.so.2" \
 		--library-path "$root/usr/lib/$MULTIARCH" \
-		"$root/usr/lib/$MULTIARCH/libc.so.6" | head -n 1 >"$OUT.new/version"
+		"$root/usr/lib/$MULTIARCH/libc.so.6" | head -n 1 >"$GOUT/version"
 	rm -rf "$stage"
 }
 
-export CCACHE_BASEDIR=$BUILD
+# copy_output: the patched library's run-time files into build/glibc.
+copy_output() {
+	[ "$variant" = patched ] || return 0
+	rm -rf "$OUT"
+	mkdir -p "$BUILD"
+	cp -a "$GOUT" "$OUT"
+	echo "$GLIBC_KEY" >"$OUT/.key"
+	say "glibc: $(cat "$OUT/version")"
+}
+
+if [ "$variant" = patched ] && [ -f "$OUT/.key" ] &&
+	[ "$(cat "$OUT/.key")" = "$GLIBC_KEY" ] && [ -f "$TREE/.complete" ]; then
+	say "glibc: up to date ($OUT)"
+	exit 0
+fi
+lock_glibc_tree
+if [ -f "$TREE/.complete" ]; then
+	say "$STEP: reusing the build tree $TREE"
+	copy_output
+	exit 0
+fi
+
+export CCACHE_BASEDIR=$TREE
 export CPPFLAGS="-isystem $GINC"
-run_step "glibc: unpack $TARBALL" "$LOGS/glibc-unpack.log" unpack
-run_step "glibc: apply glibc-patches/series" "$LOGS/glibc-patch.log" \
-	apply_series "$GSRC" "$TOP/glibc-patches"
-run_step "glibc: configure" "$LOGS/glibc-configure.log" configure
-run_step "glibc: build with $JOBS jobs (about 12-16 min on a fresh machine)" \
-	"$LOGS/glibc-build.log" compile
-run_step "glibc: install into a staging tree" "$LOGS/glibc-install.log" \
-	install_stage
-rm -rf "$OUT"
-mv "$OUT.new" "$OUT"
-cache_store glibc "$key" "$OUT"
-echo "$key" >"$OUT/.key"
-say "glibc: $(cat "$OUT/version")"
+rm -rf "$TREE"
+mkdir -p "$TREE"
+run_step "$STEP: unpack $TARBALL into $TREE" "$LOG_PREFIX-unpack.log" unpack
+if [ "$variant" = patched ]; then
+	run_step "glibc: apply glibc-patches/series" "$LOG_PREFIX-patch.log" \
+		apply_series "$GSRC" "$TOP/glibc-patches"
+fi
+run_step "$STEP: configure" "$LOG_PREFIX-configure.log" configure
+run_step "$STEP: build with $JOBS jobs (about 12-16 min on a fresh machine)" \
+	"$LOG_PREFIX-build.log" compile
+if [ "$variant" = patched ]; then
+	run_step "glibc: install into a staging tree" "$LOG_PREFIX-install.log" \
+		install_stage
+fi
+touch "$TREE/.complete"
+drop_old_glibc_trees
+copy_output

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make check: build what is missing, boot the guest, run the in-guest test
-# runner, check what only the host can check, and print the summary line
+# runner, check what only the host can check, run glibc's own tests of the
+# patch from the glibc build trees, and print the summary line
 # "N passed, N failed" (exit status 1 when anything failed).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -27,6 +28,21 @@ count_guest_results() {
 	elif [ $((ok + not_ok)) -lt "$planned" ]; then
 		echo "not ok - $((planned - ok - not_ok)) guest tests never reported"
 		failed=$((failed + planned - ok - not_ok))
+	fi
+}
+
+# count_host_results OUTPUT STATUS: add the "ok -"/"not ok -" lines of a
+# host test script to the totals; a failing script that reported no
+# failure counts as one.
+count_host_results() {
+	local ok not_ok
+	ok=$(grep -c '^ok ' "$1" || true)
+	not_ok=$(grep -c '^not ok ' "$1" || true)
+	passed=$((passed + ok))
+	failed=$((failed + not_ok))
+	if [ "$2" -ne 0 ] && [ "$not_ok" -eq 0 ]; then
+		echo "not ok - $3 failed with status $2 (see the error above)"
+		failed=$((failed + 1))
 	fi
 }
 
@@ -72,5 +88,8 @@ for patch in "$TOP"/linux/*.patch; do
 	host_check "checkpatch --strict is clean on linux/${patch##*/}" \
 		checkpatch_clean "$patch"
 done
+status=0
+"$TOP/scripts/check-glibc.sh" | tee "$BUILD/check-glibc.out" || status=$?
+count_host_results "$BUILD/check-glibc.out" "$status" scripts/check-glibc.sh
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
