@@ -9,13 +9,18 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(AS),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc image build check demo shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc image build check check-glibc demo shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
 	@echo "                (ends with 'N passed, N failed')"
-	@echo "make demo       boot the guest and show its kernel, C library and ld.so"
-	@echo "make shell      boot the guest on this terminal (root; leave with poweroff)"
+	@echo "make check-glibc  only glibc's tests of the patch and its elf suite,"
+	@echo "                patched vs unpatched, on the host (part of make check)"
+	@echo "make demo       boot the guest, try to get code past the policy in an open,"
+	@echo "                an audit and an enforced session; print the table"
+	@echo "                (also written to build/demo-table.txt)"
+	@echo "make shell [AS=root]  boot the guest on this terminal, logged in as the"
+	@echo "                test user in an enforced session (AS=root: not enforced)"
 	@echo "make guest-run CMD='...' [DIR=host/dir] [AS=root|tester]"
 	@echo "                boot, run CMD in the guest (in DIR, shared from the host),"
 	@echo "                print its output; the exit status is CMD's"
@@ -44,11 +49,14 @@ build:
 check:
 	@$(SCRIPTS)/check.sh
 
+check-glibc: deps
+	@$(SCRIPTS)/check-glibc.sh
+
 demo: build
-	@$(SCRIPTS)/boot.sh run --name demo -- /usr/lib/checkexec/demo
+	@$(SCRIPTS)/demo.sh
 
 shell: build
-	@$(SCRIPTS)/boot.sh shell
+	@$(SCRIPTS)/boot.sh shell $(USER_ARG)
 
 guest-run: build
 	@test -n "$$GUEST_CMD" || { echo "error: give the command: make guest-run CMD='...'" >&2; exit 2; }

@@ -5,9 +5,11 @@
 #       Boot, run CMD in the guest (as USER, in DIR shared from the host when
 #       given), print its output, power off; exit with CMD's exit status.
 #       Job files, output and serial log: build/jobs/NAME (default "run").
-#   boot.sh shell
-#       Boot interactively on the serial console (root is logged in).
-#       Leave with "poweroff", or Ctrl-A X.
+#   boot.sh shell [--user tester|root]
+#       Boot interactively on the serial console, logged in as the test user
+#       (the default: an enforced session, SECBIT_EXEC_RESTRICT_FILE set and
+#       locked) or root (not enforced).  Leave with "poweroff" (root) or
+#       Ctrl-A X.
 #
 # Environment: ACCEL=tcg (default) or kvm; TIMEOUT (seconds, default 900)
 # for a run; MEMORY (default 2G); SMP (default 2); KERNEL (another bzImage
@@ -126,10 +128,21 @@ cmd_run() {
 }
 
 cmd_shell() {
+	local user=tester
+	case "${1:-}" in
+	"") ;;
+	--user)
+		user=${2:-}
+		[ "$user" = root ] || [ "$user" = tester ] ||
+			die "--user takes root or tester, not '$user'"
+		;;
+	*) usage ;;
+	esac
 	check_built
 	qemu_base
-	say "booting the guest on this terminal; leave with 'poweroff' or Ctrl-A X"
-	exec "${QEMU[@]}" -nographic -serial mon:stdio -append "$CMDLINE"
+	say "booting the guest on this terminal as $user; leave with Ctrl-A X"
+	exec "${QEMU[@]}" -nographic -serial mon:stdio \
+		-append "$CMDLINE checkexec.autologin=$user"
 }
 
 case "${1:-}" in

@@ -1,0 +1,135 @@
+/* The library-loading matrix: every way of getting ld.so to load an object
+   (a path) x every kind of file it is given (a situation) x every mode of
+   the executability check, for root and the test user.  */
+#ifndef CHECKEXEC_MATRIX_H
+#define CHECKEXEC_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where the payload is and what it is.  */
+enum situation
+{
+  EXEC_0755,        /* mode 0755 on a mount that allows execution */
+  EXEC_0644,        /* mode 0644 there */
+  NOEXEC_0755,      /* mode 0755 on a noexec mount */
+  MEMFD_EXEC,       /* a memfd created with MFD_EXEC */
+  MEMFD_NOEXEC,     /* a memfd created with MFD_NOEXEC_SEAL */
+  LANDLOCK_DENIED,  /* mode 0755, but a Landlock ruleset denies execution */
+  DIRECTORY,        /* a directory named as the object */
+  FIFO,             /* a fifo named as the object */
+  DEV_NULL,         /* /dev/null named as the object */
+  SITUATION_COUNT
+};
+
+/* How the check is set up for the loading process.  */
+enum mode
+{
+  MODE_CLEAR,       /* securebits clear, tunable unset: stock behaviour */
+  MODE_AUDIT,       /* glibc.rtld.exec_check=1: check, report, load */
+  MODE_ENFORCE,     /* SECBIT_EXEC_RESTRICT_FILE set */
+  MODE_LOCKED,      /* ... and SECBIT_EXEC_RESTRICT_FILE_LOCKED */
+  MODE_COUNT
+};
+
+/* What a case must end in.  */
+enum outcome
+{
+  LOADED,           /* the payload ran */
+  REFUSED,          /* ld.so refused it: the check failed */
+  MAP_DENIED,       /* the noexec mount made mapping it fail (stock) */
+  NOT_LOADABLE,     /* not an ELF object at all */
+  EXEC_DENIED,      /* the kernel refused to execute the program */
+  NO_MEMFD,         /* vm.memfd_noexec=2 refused to create the memfd */
+};
+
+/* A path names the payload either as a file (any name works, including
+   /proc/self/fd/N) or by a fixed name inside a directory it searches.  */
+enum naming { BY_FILE, BY_DIRECTORY };
+
+struct path
+{
+  const char *name;
+  enum naming naming;
+  /* The payload's name in the directory (BY_DIRECTORY), or in the
+     situation's directory (BY_FILE).  */
+  const char *file_name;
+  bool payload_is_program;  /* markprog instead of the library */
+  bool root_only;           /* only root can set it up */
+  bool execs_from_directory;  /* runs a program copied next to the payload */
+  /* Text the output has when the payload was refused and the path shows
+     no loader error (a search that fell back, a silent libc module).  */
+  const char *silent_refusal;
+  /* The command and one extra environment entry ("NAME=value", or NULL),
+     with @FILE@ standing for the payload's name, @DIR@ for its directory
+     and @BASE@ for its last component.  */
+  const char *argv[6];
+  const char *env;
+  /* Set up what else the path needs, as root in the parent, after the
+     situation (DIR, FILE) is ready; may be NULL.  Returns 0, or -1 after
+     printing why.  */
+  int (*prepare_root) (const char *dir, const char *file);
+  /* The same in the child, still as root, before it becomes the case's
+     user; may be NULL.  */
+  int (*prepare_child) (const char *dir, const char *file);
+};
+
+extern const struct path matrix_paths[];
+extern const size_t matrix_path_count;
+
+/* The command of PATH for the payload FILE in DIR: fills ARGV (at least 6
+   entries) and ENV (at least 2: the extra entry or nothing, then NULL),
+   with strings kept in BUF of LEN bytes.  Returns 0, or -1 if BUF is too
+   small.  */
+int path_command (const struct path *path, const char *dir, const char *file,
+                  const char **argv, const char **env, char *buf, size_t len);
+
+/* The payload files the guest image carries.  */
+#define PAYLOAD_DIR "/usr/lib/checkexec/payload"
+#define PAYLOAD_LIBRARY PAYLOAD_DIR "/libcheckexec-mark.so"
+#define PAYLOAD_PROGRAM PAYLOAD_DIR "/markprog"
+#define LOADCASE "/usr/lib/checkexec/bin/loadcase"
+/* The directory the programs with a fixed RUNPATH look in: a link to the
+   case's directory.  */
+#define NEEDED_LINK "/run/checkexec/needed"
+/* The memfd situations give the payload this descriptor number.  */
+#define MEMFD_FD 100
+
+const char *situation_name (enum situation s);
+const char *mode_name (enum mode m);
+const char *outcome_name (enum outcome o);
+
+/* Whether the kernel's check refuses the payload in situation S.  */
+bool situation_fails_check (enum situation s);
+bool situation_is_memfd (enum situation s);
+
+/* Prepare situation S for PATH as root: fill DIR (a directory for this
+   case) and FILE (the name the path gets).  Returns 0 or -1.  */
+int situation_prepare (enum situation s, const struct path *path,
+                       const char *case_dir, char *dir, size_t dir_len,
+                       char *file, size_t file_len);
+/* In the parent while the case runs: keep a writer on a fifo.  Returns an
+   fd to close afterwards, or -1.  */
+int situation_hold_fifo (enum situation s, const char *file);
+/* In the child, as the final user: create the memfd (holding PATH's
+   payload) or apply the Landlock ruleset.  Returns 0, or -1 after printing
+   why (the memfd refusal prints "memfd_create: ...").  */
+int situation_enter (enum situation s, const struct path *path);
+
+/* In the child: put the process in mode M (securebits, tunables in ENV).
+   Returns 0 or -1.  */
+int mode_enter (enum mode m);
+/* The environment entry mode M adds, or NULL.  */
+const char *mode_environment (enum mode m);
+
+/* The outcome PATH must have for situation S in mode M.  */
+enum outcome expected_outcome (const struct path *path, enum situation s,
+                               enum mode m);
+/* Whether the observed run matches: MARKED is whether the payload left
+   its mark, OUTPUT what the case printed, STATUS its wait status.  On a
+   mismatch, WHY says what was wrong.  */
+bool outcome_matches (enum outcome expected, const struct path *path,
+                      enum situation s, enum mode m, bool marked,
+                      const char *output, int status, const char **why);
+
+#endif

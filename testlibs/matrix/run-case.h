@@ -1,0 +1,31 @@
+/* Running one case of the matrix in a child process.  */
+#ifndef CHECKEXEC_RUN_CASE_H
+#define CHECKEXEC_RUN_CASE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "matrix.h"
+
+struct case_user
+{
+  const char *name;
+  uid_t uid;
+  gid_t gid;
+};
+
+struct case_result
+{
+  int status;           /* wait status */
+  bool timed_out;
+  char output[16384];   /* standard output and error, truncated */
+};
+
+/* Run PATH on the payload named FILE in DIR (situation S, mode M) as USER,
+   with the payload's mark file MARK; wait at most TIMEOUT seconds.  */
+void run_case (const struct path *path, enum situation s, enum mode m,
+               const struct case_user *user, const char *dir,
+               const char *file, const char *mark, int timeout,
+               struct case_result *result);
+
+#endif

@@ -1,0 +1,52 @@
+/* The test user's login session runs with SECBIT_EXEC_RESTRICT_FILE set
+   and locked (its processes cannot clear it) and refuses a 0644 library
+   from LD_PRELOAD; root's session (this program's) is not enforced.
+   Run as root.  Usage: test-enforced-login [EXPECTED-DIR] (unused)  */
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "../src/command.h"
+#include "../src/files.h"
+#include "../src/securebits.h"
+
+/* Run COMMAND in a login shell of the test user.  */
+static int
+in_login_session (const char *command, char *output, size_t len)
+{
+  char *const argv[] = { "/usr/bin/su", "-", "tester", "-c", (char *) command,
+                         NULL };
+  int status = run_command (argv, output, len);
+  printf ("# su - tester -c '%s': status %d\n", command, status);
+  print_comment (output);
+  return status;
+}
+
+int
+main (void)
+{
+  char output[8192];
+  int ok = 1;
+  long bits = prctl (PR_GET_SECUREBITS);
+  if (bits < 0 || (bits & SECBIT_EXEC_RESTRICT_FILE) != 0)
+    {
+      printf ("# root's session is enforced: securebits %#lx\n", bits);
+      ok = 0;
+    }
+  in_login_session ("CHECKEXEC_TRY_UNLOCK=1 /usr/lib/checkexec/bin/loadcase"
+                    " securebits", output, sizeof output);
+  if (strstr (output, "unlock: refused") == NULL
+      || strstr (output, "restrict_file=1 locked=1") == NULL)
+    ok = 0;
+  /* A library the kernel would not execute: 0644, on the root file
+     system (where only root can put it).  */
+  if (make_directory ("/var/lib/checkexec", 0755) != 0
+      || copy_file ("/usr/lib/checkexec/payload/libcheckexec-mark.so",
+                    "/var/lib/checkexec/mark-0644.so", 0644) != 0
+      || in_login_session ("LD_PRELOAD=/var/lib/checkexec/mark-0644.so"
+                           " /usr/lib/checkexec/bin/loadcase report",
+                           output, sizeof output) != 0
+      || strstr (output, "not allowed by the system policy") == NULL)
+    ok = 0;
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,134 @@
+/* The library-loading matrix (see matrix/matrix.h): every path x every
+   situation x every mode, as root and as the test user; one TAP result
+   per case.  Run as root in the guest.
+   Usage: test-load-matrix [EXPECTED-DIR] (the argument is unused)  */
+#include <pwd.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../src/files.h"
+#include "../matrix/matrix.h"
+#include "../matrix/run-case.h"
+
+#define MARK_DIR "/tmp/checkexec-marks"
+#define MARK MARK_DIR "/mark"
+/* Seconds a case may take (python3 under TCG is slow to start).  */
+#define CASE_TIMEOUT 120
+
+static bool
+applies (const struct path *path, enum situation s,
+         const struct case_user *user)
+{
+  if (path->root_only && user->uid != 0)
+    return false;
+  /* A memfd has no directory to search.  */
+  return !(situation_is_memfd (s) && path->naming == BY_DIRECTORY);
+}
+
+static int
+count_cases (const struct case_user *users, int user_count)
+{
+  int n = 0;
+  for (int u = 0; u < user_count; u++)
+    for (size_t p = 0; p < matrix_path_count; p++)
+      for (int s = 0; s < SITUATION_COUNT; s++)
+        if (applies (&matrix_paths[p], s, &users[u]))
+          n += MODE_COUNT;
+  return n;
+}
+
+/* Print OUTPUT as TAP comments.  */
+static void
+print_comment (const char *output)
+{
+  const char *line = output;
+  while (*line != '\0')
+    {
+      const char *end = strchrnul (line, '\n');
+      printf ("#   %.*s\n", (int) (end - line), line);
+      line = *end == '\n' ? end + 1 : end;
+    }
+}
+
+static bool
+marked (void)
+{
+  struct stat st;
+  return stat (MARK, &st) == 0 && st.st_size > 0;
+}
+
+/* Set up, run and judge one case; print its TAP line.  */
+static bool
+one_case (int n, const struct path *path, enum situation s, enum mode m,
+          const struct case_user *user)
+{
+  char case_dir[32], dir[512], file[1024];
+  static struct case_result result;
+  const char *why = "setting up the case failed";
+  enum outcome expected = expected_outcome (path, s, m);
+  bool ok = false;
+
+  snprintf (case_dir, sizeof case_dir, "%d", n);
+  unlink (MARK);
+  if (situation_prepare (s, path, case_dir, dir, sizeof dir, file,
+                         sizeof file) == 0
+      && (path->prepare_root == NULL || path->prepare_root (dir, file) == 0))
+    {
+      int fifo = situation_hold_fifo (s, file);
+      run_case (path, s, m, user, dir, file, MARK, CASE_TIMEOUT, &result);
+      if (fifo >= 0)
+        close (fifo);
+      ok = !result.timed_out
+           && outcome_matches (expected, path, s, m, marked (),
+                               result.output, result.status, &why);
+      if (result.timed_out)
+        why = "the case did not finish in time";
+    }
+  unlink ("/etc/ld.so.preload");
+  remove_tree (dir);
+  printf ("%s %d - %s | %s | %s | %s: %s\n", ok ? "ok" : "not ok", n,
+          path->name, situation_name (s), mode_name (m), user->name,
+          outcome_name (expected));
+  if (!ok)
+    {
+      printf ("# %s; output:\n", why);
+      print_comment (result.output);
+    }
+  return ok;
+}
+
+int
+main (void)
+{
+  struct passwd *tester = getpwnam ("tester");
+  if (tester == NULL || getuid () != 0)
+    {
+      printf ("1..1\nnot ok 1 - the matrix runs as root and needs the user"
+              " tester\n");
+      return 1;
+    }
+  struct case_user users[] = {
+    { "root", 0, 0 },
+    { "tester", tester->pw_uid, tester->pw_gid },
+  };
+  int user_count = sizeof users / sizeof users[0];
+  if (make_directory ("/run/checkexec", 0755) != 0
+      || make_directory ("/var/lib/checkexec", 0755) != 0
+      || make_directory (MARK_DIR, 0777) != 0)
+    return 1;
+  printf ("1..%d\n", count_cases (users, user_count));
+  int n = 0, failures = 0;
+  for (int u = 0; u < user_count; u++)
+    for (size_t p = 0; p < matrix_path_count; p++)
+      for (int s = 0; s < SITUATION_COUNT; s++)
+        {
+          if (!applies (&matrix_paths[p], s, &users[u]))
+            continue;
+          for (int m = 0; m < MODE_COUNT; m++)
+            if (!one_case (++n, &matrix_paths[p], s, m, &users[u]))
+              failures++;
+        }
+  return failures == 0 ? 0 : 1;
+}

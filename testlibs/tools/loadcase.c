@@ -1,0 +1,126 @@
+/* The program the load matrix runs: loads what it is told to in the way
+   it is told to, and says what happened.
+     loadcase report            nothing to load (LD_PRELOAD, LD_AUDIT ...)
+     loadcase dlopen NAME       dlopen (NAME)
+     loadcase dlopen-fd FILE    open FILE, dlopen /proc/self/fd/N
+     loadcase dlmopen NAME      dlmopen into a new namespace
+     loadcase nss               getpwnam through the configured NSS modules
+     loadcase gconv             iconv_open to the CHECKEXEC-MARK charset
+     loadcase securebits        print the executability securebits
+   With CHECKEXEC_TRY_UNLOCK set it first tries to clear
+   SECBIT_EXEC_RESTRICT_FILE and prints "unlock: refused" or
+   "unlock: succeeded".  Exit status 0 when the load worked.  */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <iconv.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "../src/securebits.h"
+
+static void
+try_unlock (void)
+{
+  long bits = prctl (PR_GET_SECUREBITS);
+  if (bits >= 0
+      && prctl (PR_SET_SECUREBITS, bits & ~(long) SECBIT_EXEC_RESTRICT_FILE)
+           != 0)
+    puts ("unlock: refused");
+  else
+    puts ("unlock: succeeded");
+}
+
+static int
+print_securebits (void)
+{
+  long bits = prctl (PR_GET_SECUREBITS);
+  if (bits < 0)
+    return 1;
+  printf ("securebits: restrict_file=%d locked=%d\n",
+          (bits & SECBIT_EXEC_RESTRICT_FILE) != 0,
+          (bits & SECBIT_EXEC_RESTRICT_FILE_LOCKED) != 0);
+  return 0;
+}
+
+static int
+report_dlopen (void *handle, const char *name)
+{
+  if (handle == NULL)
+    {
+      printf ("dlopen %s: %s\n", name, dlerror ());
+      return 1;
+    }
+  printf ("dlopen %s: loaded\n", name);
+  return 0;
+}
+
+static int
+dlopen_fd (const char *file)
+{
+  char name[64];
+  int fd = open (file, O_RDONLY);
+  if (fd < 0)
+    {
+      printf ("open %s: %s\n", file, strerror (errno));
+      return 1;
+    }
+  snprintf (name, sizeof name, "/proc/self/fd/%d", fd);
+  return report_dlopen (dlopen (name, RTLD_NOW), name);
+}
+
+static int
+nss_lookup (void)
+{
+  struct passwd *pwd = getpwnam ("checkexec-nss-probe");
+  if (pwd == NULL)
+    {
+      puts ("getpwnam: no entry");
+      return 1;
+    }
+  printf ("getpwnam: uid %d\n", (int) pwd->pw_uid);
+  return 0;
+}
+
+static int
+gconv_open (void)
+{
+  iconv_t cd = iconv_open ("CHECKEXEC-MARK//", "UTF-8//");
+  if (cd == (iconv_t) -1)
+    {
+      printf ("iconv_open: failed (%s)\n", strerror (errno));
+      return 1;
+    }
+  iconv_close (cd);
+  puts ("iconv_open: opened");
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (getenv ("CHECKEXEC_TRY_UNLOCK") != NULL)
+    try_unlock ();
+  const char *action = argc > 1 ? argv[1] : "";
+  const char *name = argc > 2 ? argv[2] : NULL;
+  if (strcmp (action, "report") == 0)
+    return 0;
+  if (strcmp (action, "securebits") == 0)
+    return print_securebits ();
+  if (strcmp (action, "nss") == 0)
+    return nss_lookup ();
+  if (strcmp (action, "gconv") == 0)
+    return gconv_open ();
+  if (name != NULL && strcmp (action, "dlopen") == 0)
+    return report_dlopen (dlopen (name, RTLD_NOW), name);
+  if (name != NULL && strcmp (action, "dlopen-fd") == 0)
+    return dlopen_fd (name);
+  if (name != NULL && strcmp (action, "dlmopen") == 0)
+    return report_dlopen (dlmopen (LM_ID_NEWLM, name, RTLD_NOW), name);
+  fprintf (stderr, "usage: loadcase report | dlopen NAME | dlopen-fd FILE"
+           " | dlmopen NAME | nss | gconv | securebits\n");
+  return 2;
+}
