@@ -1,6 +1,7 @@
 /* The test user's login session runs with SECBIT_EXEC_RESTRICT_FILE set
    and locked (its processes cannot clear it) and refuses a 0644 library
-   from LD_PRELOAD; root's session (this program's) is not enforced.
+   from LD_PRELOAD; a service started the documented way (ExecStart through
+   set-exec -f -l) is enforced too; root's session (this program's) is not.
    Run as root.  Usage: test-enforced-login [EXPECTED-DIR] (unused)  */
 #include <stdio.h>
 #include <string.h>
@@ -47,6 +48,16 @@ main (void)
                            " /usr/lib/checkexec/bin/loadcase report",
                            output, sizeof output) != 0
       || strstr (output, "not allowed by the system policy") == NULL)
+    ok = 0;
+  /* A service, as the README says to start one.  */
+  char *const service[] = { "/usr/bin/systemd-run", "--quiet", "--wait",
+                            "--pipe", "/usr/bin/set-exec", "-f", "-l", "--",
+                            "/usr/lib/checkexec/bin/loadcase", "securebits",
+                            NULL };
+  int status = run_command (service, output, sizeof output);
+  printf ("# a service through set-exec -f -l: status %d\n", status);
+  print_comment (output);
+  if (status != 0 || strstr (output, "restrict_file=1 locked=1") == NULL)
     ok = 0;
   return ok ? 0 : 1;
 }
