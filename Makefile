@@ -9,13 +9,15 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(AS),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc image build check check-glibc demo shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc image build check check-glibc bench demo shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
 	@echo "                (ends with 'N passed, N failed')"
 	@echo "make check-glibc  only glibc's tests of the patch and its elf suite,"
 	@echo "                patched vs unpatched, on the host (part of make check)"
+	@echo "make bench      the cost of the check: both kernels (with and without the"
+	@echo "                fast path), stock vs patched ld.so; build/bench-table.txt"
 	@echo "make demo       boot the guest, try to get code past the policy in an open,"
 	@echo "                an audit and an enforced session; print the table"
 	@echo "                (also written to build/demo-table.txt)"
@@ -51,6 +53,9 @@ check:
 
 check-glibc: deps
 	@$(SCRIPTS)/check-glibc.sh
+
+bench: deps
+	@$(SCRIPTS)/bench.sh
 
 demo: build
 	@$(SCRIPTS)/demo.sh

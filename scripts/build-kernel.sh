@@ -1,36 +1,69 @@
 #!/usr/bin/env bash
 # Build the guest kernel: Debian's linux-source-6.12 + linux/series, configured
 # from x86_64_defconfig + kvm_guest.config + linux/*.config.
-# Output in build/kernel/: bzImage, headers/ (UAPI), config, release, version,
-# guest-root/ (selftests and set-exec, for the image), checkpatch/.
+#   build-kernel.sh          output in build/kernel/: bzImage, headers/ (UAPI),
+#                            config, release, version, guest-root/ (selftests
+#                            and set-exec, for the image), checkpatch/
+#   build-kernel.sh --without-fast-path
+#                            the series without the AT_EXECVE_CHECK fast path,
+#                            for make bench: build/kernel-without-fast-path/
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 hold_build_lock
 
+case ${1:-} in
+"") variant="" ;;
+--without-fast-path) variant=-without-fast-path ;;
+*) die "usage: build-kernel.sh [--without-fast-path]" ;;
+esac
+FAST_PATH_PATCH=0007-exec-Skip-the-new-mm-for-AT_EXECVE_CHECK.patch
 SRC_PKG=linux-source-6.12
 TARBALL=/usr/src/$SRC_PKG.tar.xz
-KSRC=$BUILD/$SRC_PKG
-OUT=$BUILD/kernel
+KSRC=$BUILD/$SRC_PKG$variant
+OUT=$BUILD/kernel$variant
+SERIES_DIR=$TOP/linux
 KSELFTESTS="exec landlock"
+STEP=kernel${variant:+ (${variant#-})}
+LOG=$LOGS/kernel$variant
 
 [ -f "$TARBALL" ] || die "$TARBALL is missing (run: make deps)"
 key=$(content_key "$SRC_PKG=$(pkg_version "$SRC_PKG")" linux \
-	scripts/build-kernel.sh scripts/lib.sh)
+	scripts/build-kernel.sh scripts/lib.sh "variant$variant")
 
 if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$key" ]; then
-	say "kernel: up to date ($OUT)"
+	say "$STEP: up to date ($OUT)"
 	exit 0
 fi
-if cache_fetch kernel "$key" "$OUT"; then
+if cache_fetch "kernel$variant" "$key" "$OUT"; then
 	echo "$key" >"$OUT/.key"
 	exit 0
 fi
 
+# series_without_fast_path: linux/series without the fast-path patch, in a
+# directory of its own.
+series_without_fast_path() {
+	local p
+	SERIES_DIR=$BUILD/kernel-series$variant
+	rm -rf "$SERIES_DIR"
+	mkdir -p "$SERIES_DIR"
+	grep -q "^$FAST_PATH_PATCH\$" "$TOP/linux/series" ||
+		die "linux/series does not list $FAST_PATH_PATCH"
+	grep -v "^$FAST_PATH_PATCH\$" "$TOP/linux/series" >"$SERIES_DIR/series"
+	for p in "$TOP"/linux/*.patch; do
+		ln -s "$p" "$SERIES_DIR/"
+	done
+}
+
+# unpack: the tarball's top directory is $SRC_PKG; a variant's tree gets its
+# own name.
 unpack() {
-	rm -rf "$KSRC"
-	mkdir -p "$BUILD"
-	tar -C "$BUILD" -xf "$TARBALL"
+	local tmp=$BUILD/.unpack$variant
+	rm -rf "$KSRC" "$tmp"
+	mkdir -p "$tmp"
+	tar -C "$tmp" -xf "$TARBALL"
+	mv "$tmp/$SRC_PKG" "$KSRC"
+	rmdir "$tmp"
 }
 
 # check_fragment CONFIG FRAGMENT: every setting of FRAGMENT must have
@@ -107,16 +140,19 @@ build_user_space() {
 }
 
 export CCACHE_BASEDIR=$KSRC
-run_step "kernel: unpack $TARBALL" "$LOGS/kernel-unpack.log" unpack
-run_step "kernel: apply linux/series" "$LOGS/kernel-patch.log" \
-	apply_series "$KSRC" "$TOP/linux"
-run_step "kernel: configure" "$LOGS/kernel-config.log" configure
-run_step "kernel: build bzImage with $JOBS jobs (about 15 min on a fresh machine)" \
-	"$LOGS/kernel-build.log" compile
-run_step "kernel: build the $KSELFTESTS selftests and set-exec" \
-	"$LOGS/kernel-user-space.log" build_user_space
+[ -z "$variant" ] || series_without_fast_path
+run_step "$STEP: unpack $TARBALL" "$LOG-unpack.log" unpack
+run_step "$STEP: apply $SERIES_DIR/series" "$LOG-patch.log" \
+	apply_series "$KSRC" "$SERIES_DIR"
+run_step "$STEP: configure" "$LOG-config.log" configure
+run_step "$STEP: build bzImage with $JOBS jobs (about 15 min on a fresh machine)" \
+	"$LOG-build.log" compile
+if [ -z "$variant" ]; then
+	run_step "kernel: build the $KSELFTESTS selftests and set-exec" \
+		"$LOG-user-space.log" build_user_space
+fi
 rm -rf "$OUT"
 mv "$OUT.new" "$OUT"
-cache_store kernel "$key" "$OUT"
+cache_store "kernel$variant" "$key" "$OUT"
 echo "$key" >"$OUT/.key"
-say "kernel: $(cat "$OUT/release") in $OUT"
+say "$STEP: $(cat "$OUT/release") in $OUT"

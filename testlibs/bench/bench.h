@@ -1,0 +1,12 @@
+/* The parts of make bench's in-guest benchmark.  Each prints its table to
+   OUT and returns 0, or -1 after printing why.  */
+#ifndef CHECKEXEC_BENCH_H
+#define CHECKEXEC_BENCH_H
+
+#include <stdio.h>
+
+int bench_per_call (FILE *out);
+int bench_startup (FILE *out);
+int bench_dlopen (FILE *out);
+
+#endif

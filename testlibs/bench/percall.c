@@ -1,0 +1,114 @@
+/* Part 1 of the benchmark: the cost of one call of each kind, side by side
+   in one run, as a multiple of faccessat(X_OK).  */
+#include "bench.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../src/files.h"
+#include "timing.h"
+
+#define AT_EXECVE_CHECK 0x10000
+#define ALLOWED "/usr/lib/checkexec/bin/loadcase"
+#define DENIED "/var/lib/checkexec/bench-0644"
+#define ROUNDS 7
+
+enum call { ALLOWED_CHECK, DENIED_CHECK, FACCESSAT, FSTATVFS, NULL_SYSCALL,
+            CALLS };
+
+static const char *const call_names[CALLS] = {
+  "AT_EXECVE_CHECK, allowed", "AT_EXECVE_CHECK, denied",
+  "faccessat(X_OK)", "fstatvfs()", "null syscall (getppid)",
+};
+
+static int allowed_fd, denied_fd;
+
+static long
+check (int fd)
+{
+  static char *const argv[] = { "check", NULL }, *const envp[] = { NULL };
+  return syscall (SYS_execveat, fd, "", argv, envp,
+                  AT_EMPTY_PATH | AT_EXECVE_CHECK);
+}
+
+/* One call of kind C.  */
+static void
+call (enum call c)
+{
+  struct statvfs sv;
+  switch (c)
+    {
+    case ALLOWED_CHECK:
+      check (allowed_fd);
+      break;
+    case DENIED_CHECK:
+      check (denied_fd);
+      break;
+    case FACCESSAT:
+      faccessat (AT_FDCWD, ALLOWED, X_OK, 0);
+      break;
+    case FSTATVFS:
+      fstatvfs (allowed_fd, &sv);
+      break;
+    default:
+      syscall (SYS_getppid);
+      break;
+    }
+}
+
+/* The mean cost of a call of kind C over ITERATIONS calls, in ns.  */
+static double
+time_calls (enum call c, int iterations)
+{
+  double start = now_ns ();
+  for (int i = 0; i < iterations; i++)
+    call (c);
+  return (now_ns () - start) / iterations;
+}
+
+/* The files and the answers the benchmark relies on.  */
+static int
+set_up (void)
+{
+  if (make_directory ("/var/lib/checkexec", 0755) != 0
+      || copy_file (ALLOWED, DENIED, 0644) != 0)
+    return -1;
+  allowed_fd = open (ALLOWED, O_RDONLY | O_CLOEXEC);
+  denied_fd = open (DENIED, O_RDONLY | O_CLOEXEC);
+  if (allowed_fd < 0 || denied_fd < 0 || check (allowed_fd) != 0
+      || check (denied_fd) == 0 || errno != EACCES)
+    {
+      printf ("error: the allowed check must succeed and the denied one"
+              " fail with EACCES\n");
+      return -1;
+    }
+  return 0;
+}
+
+int
+bench_per_call (FILE *out)
+{
+  double samples[CALLS][ROUNDS], cost[CALLS];
+  if (set_up () != 0)
+    return -1;
+  /* About 0.2 s per call kind and round under TCG, interleaved.  */
+  for (int r = 0; r < ROUNDS; r++)
+    for (int c = 0; c < CALLS; c++)
+      samples[c][r] = time_calls (c, c <= DENIED_CHECK ? 2000 : 20000);
+  for (int c = 0; c < CALLS; c++)
+    cost[c] = median (samples[c], ROUNDS);
+  fprintf (out, "1. One call (median of %d rounds)\n", ROUNDS);
+  fprintf (out, "   %-28s %12s %14s\n", "call", "ns/call", "x faccessat");
+  for (int c = 0; c < CALLS; c++)
+    fprintf (out, "   %-28s %12.0f %14.2f\n", call_names[c], cost[c],
+             cost[c] / cost[FACCESSAT]);
+  close (allowed_fd);
+  close (denied_fd);
+  unlink (DENIED);
+  return 0;
+}

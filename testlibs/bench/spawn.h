@@ -1,0 +1,17 @@
+/* Starting a program under one of the benchmark's ld.so configurations.  */
+#ifndef CHECKEXEC_SPAWN_H
+#define CHECKEXEC_SPAWN_H
+
+#include <stddef.h>
+
+enum config { STOCK, CLEAR, ENFORCING, AUDIT, CONFIGS };
+
+extern const char *const config_names[CONFIGS];
+
+/* Run ARGS (a NULL-terminated command) through the ld.so of configuration
+   C, with its standard output in OUTPUT (LEN bytes) if OUTPUT is not NULL.
+   Returns the wall time in ns, or -1 if it did not exit with status 0.  */
+double spawn_timed (enum config c, const char *const *args, char *output,
+                    size_t len);
+
+#endif

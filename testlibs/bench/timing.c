@@ -1,0 +1,27 @@
+/* Timing helpers of the benchmark.  */
+#include "timing.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+double
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int
+compare (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+double
+median (double *values, int n)
+{
+  qsort (values, n, sizeof *values, compare);
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
