@@ -41,6 +41,7 @@ ratio() {
 # target DESCRIPTION VALUE LIMIT: say whether VALUE <= LIMIT.
 target() {
 	local verdict="met"
+	[ -n "$2" ] || die "the table has no value for: $1"
 	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' || verdict="MISSED"
 	printf '  %-62s %6s (target <= %s): %s\n' "$1" "$2" "$3" "$verdict"
 }

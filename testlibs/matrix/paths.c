@@ -25,6 +25,8 @@ expand (const char *template, const char *dir, const char *file, char **out,
         size_t *left)
 {
   const char *start = *out;
+  if (*left == 0)
+    return NULL;
   const char *base = strrchr (file, '/') != NULL ? strrchr (file, '/') + 1
                                                  : file;
   while (*template != '\0')

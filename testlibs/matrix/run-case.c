@@ -91,10 +91,12 @@ collect_output (int fd, time_t deadline, char *buf, size_t size)
         continue;
       char chunk[4096];
       ssize_t n = read (fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR)
+        continue;
       if (n <= 0)
         {
           buf[len] = '\0';
-          return n == 0 || errno != EINTR;
+          return true;
         }
       size_t take = (size_t) n < size - 1 - len ? (size_t) n : size - 1 - len;
       memcpy (buf + len, chunk, take);

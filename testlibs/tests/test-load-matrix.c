@@ -71,6 +71,7 @@ one_case (int n, const struct path *path, enum situation s, enum mode m,
   bool ok = false;
 
   snprintf (case_dir, sizeof case_dir, "%d", n);
+  result.output[0] = '\0';
   unlink (MARK);
   if (situation_prepare (s, path, case_dir, dir, sizeof dir, file,
                          sizeof file) == 0
