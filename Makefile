@@ -29,7 +29,7 @@ help:
 	@echo "make deps       install the Debian packages the project needs"
 	@echo "make kernel | glibc | image | build   build one stage, or all"
 	@echo "make clean      remove build/ (caches outside the checkout stay)"
-	@echo "make clean-cache  also remove the ccache and artifact caches"
+	@echo "make clean-cache  also remove the caches (ccache, artifacts, glibc trees)"
 	@echo "Variables: ACCEL=tcg|kvm (default tcg), TIMEOUT=seconds per boot,"
 	@echo "           CHECKEXEC_CACHE=dir (default ~/.cache/checkexec), JOBS=n"
 
