@@ -6,7 +6,9 @@ SCRIPTS := scripts
 # guest-run hands CMD to the shell through the environment, unexpanded by
 # make: quotes and $VARIABLES reach the guest's shell as typed.
 export GUEST_CMD = $(value CMD)
-USER_ARG := $(if $(AS),--user $(AS))
+# AS is also make's built-in name of the assembler: only a value given on
+# the command line or in the environment counts.
+USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
 .PHONY: help deps kernel glibc image build check check-glibc bench demo shell guest-run clean clean-cache
