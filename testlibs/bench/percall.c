@@ -16,7 +16,7 @@
 #define AT_EXECVE_CHECK 0x10000
 #define ALLOWED "/usr/lib/checkexec/bin/loadcase"
 #define DENIED "/var/lib/checkexec/bench-0644"
-#define ROUNDS 7
+#define ROUNDS 15
 
 enum call { ALLOWED_CHECK, DENIED_CHECK, FACCESSAT, FSTATVFS, NULL_SYSCALL,
             CALLS };
@@ -96,10 +96,10 @@ bench_per_call (FILE *out)
   double samples[CALLS][ROUNDS], cost[CALLS];
   if (set_up () != 0)
     return -1;
-  /* About 0.2 s per call kind and round under TCG, interleaved.  */
+  /* About 0.1 s per call kind and round under TCG, interleaved.  */
   for (int r = 0; r < ROUNDS; r++)
     for (int c = 0; c < CALLS; c++)
-      samples[c][r] = time_calls (c, c <= DENIED_CHECK ? 2000 : 20000);
+      samples[c][r] = time_calls (c, c <= DENIED_CHECK ? 5000 : 20000);
   for (int c = 0; c < CALLS; c++)
     cost[c] = median (samples[c], ROUNDS);
   fprintf (out, "1. One call (median of %d rounds)\n", ROUNDS);
