@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../src/command.h"
 #include "../src/files.h"
 #include "../matrix/matrix.h"
 #include "../matrix/run-case.h"
@@ -37,19 +38,6 @@ count_cases (const struct case_user *users, int user_count)
         if (applies (&matrix_paths[p], s, &users[u]))
           n += MODE_COUNT;
   return n;
-}
-
-/* Print OUTPUT as TAP comments.  */
-static void
-print_comment (const char *output)
-{
-  const char *line = output;
-  while (*line != '\0')
-    {
-      const char *end = strchrnul (line, '\n');
-      printf ("#   %.*s\n", (int) (end - line), line);
-      line = *end == '\n' ? end + 1 : end;
-    }
 }
 
 static bool
