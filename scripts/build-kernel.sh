@@ -17,7 +17,12 @@ case ${1:-} in
 --without-fast-path) variant=-without-fast-path ;;
 *) die "usage: build-kernel.sh [--without-fast-path]" ;;
 esac
-FAST_PATH_PATCH=0007-exec-Skip-the-new-mm-for-AT_EXECVE_CHECK.patch
+# The AT_EXECVE_CHECK fast path: what --without-fast-path leaves out.
+FAST_PATH_PATCHES=(
+	0007-exec-Skip-the-new-mm-for-AT_EXECVE_CHECK.patch
+	0008-exec-Release-the-creds-and-file-of-AT_EXECVE_CHECK-a.patch
+	0009-exec-Build-the-dev-fd-N-name-without-kasprintf.patch
+)
 SRC_PKG=linux-source-6.12
 TARBALL=/usr/src/$SRC_PKG.tar.xz
 KSRC=$BUILD/$SRC_PKG$variant
@@ -40,16 +45,19 @@ if cache_fetch "kernel$variant" "$key" "$OUT"; then
 	exit 0
 fi
 
-# series_without_fast_path: linux/series without the fast-path patch, in a
+# series_without_fast_path: linux/series without the fast-path patches, in a
 # directory of its own.
 series_without_fast_path() {
 	local p
 	SERIES_DIR=$BUILD/kernel-series$variant
 	rm -rf "$SERIES_DIR"
 	mkdir -p "$SERIES_DIR"
-	grep -q "^$FAST_PATH_PATCH\$" "$TOP/linux/series" ||
-		die "linux/series does not list $FAST_PATH_PATCH"
-	grep -v "^$FAST_PATH_PATCH\$" "$TOP/linux/series" >"$SERIES_DIR/series"
+	cp "$TOP/linux/series" "$SERIES_DIR/series"
+	for p in "${FAST_PATH_PATCHES[@]}"; do
+		grep -q "^$p\$" "$SERIES_DIR/series" ||
+			die "linux/series does not list $p"
+		sed -i "/^$p\$/d" "$SERIES_DIR/series"
+	done
 	for p in "$TOP"/linux/*.patch; do
 		ln -s "$p" "$SERIES_DIR/"
 	done

@@ -7,20 +7,22 @@
 #include "spawn.h"
 #include "timing.h"
 
-#define ROUNDS 7
+#define ROUNDS 11
+#define LOOPS "1000"
 
 int
 bench_dlopen (FILE *out)
 {
   static const char *const args[] = {
     "/usr/lib/checkexec/bench/dlopen-loop",
-    "/usr/lib/checkexec/bench/lib/libbench-000.so", "1500", NULL,
+    "/usr/lib/checkexec/bench/lib/libbench-000.so", LOOPS, NULL,
   };
-  double samples[CONFIGS][ROUNDS], us[CONFIGS];
+  double samples[CONFIGS][ROUNDS], ratio[CONFIGS];
   char output[256];
   for (int r = 0; r < ROUNDS; r++)
-    for (int c = 0; c < CONFIGS; c++)
+    for (int i = 0; i < CONFIGS; i++)
       {
+        enum config c = (r + i) % CONFIGS;
         if (spawn_timed (c, args, output, sizeof output) < 0)
           {
             printf ("error: dlopen-loop failed under %s\n", config_names[c]);
@@ -29,12 +31,12 @@ bench_dlopen (FILE *out)
         samples[c][r] = strtod (output, NULL) / 1e3;
       }
   fprintf (out, "\n3. dlopen + dlclose of one library (median of %d runs"
-           " of 1500)\n", ROUNDS);
+           " of " LOOPS "; median ratio to stock in the same round)\n",
+           ROUNDS);
   for (int c = 0; c < CONFIGS; c++)
-    {
-      us[c] = median (samples[c], ROUNDS);
-      fprintf (out, "   %-20s %10.1f us  (%5.2fx stock)\n", config_names[c],
-               us[c], us[c] / us[STOCK]);
-    }
+    ratio[c] = median_ratio (samples[c], samples[STOCK], ROUNDS);
+  for (int c = 0; c < CONFIGS; c++)
+    fprintf (out, "   %-20s %10.1f us  (%5.2fx stock)\n", config_names[c],
+             median (samples[c], ROUNDS), ratio[c]);
   return 0;
 }

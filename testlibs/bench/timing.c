@@ -25,3 +25,12 @@ median (double *values, int n)
   qsort (values, n, sizeof *values, compare);
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
+
+double
+median_ratio (const double *values, const double *base, int n)
+{
+  double ratios[n];
+  for (int i = 0; i < n; i++)
+    ratios[i] = values[i] / base[i];
+  return median (ratios, n);
+}
