@@ -1,11 +1,14 @@
 /* make bench's in-guest benchmark: prints the three tables (one call of
    each kind; program start-up; dlopen + dlclose) and writes them to FILE.
-   Run as root.  Usage: checkexec-bench FILE  */
+   UNPATCHED is a directory with the project's build of glibc without the
+   patch (ld-linux-x86-64.so.2 and libc.so.6).  Run as root.
+   Usage: checkexec-bench FILE UNPATCHED  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/utsname.h>
 
 #include "bench.h"
+#include "spawn.h"
 
 int
 main (int argc, char **argv)
@@ -13,11 +16,13 @@ main (int argc, char **argv)
   char *text = NULL;
   size_t len = 0;
   struct utsname u;
-  if (argc != 2 || uname (&u) != 0)
+  if (argc != 3 || uname (&u) != 0)
     {
-      fprintf (stderr, "usage: checkexec-bench FILE\n");
+      fprintf (stderr, "usage: checkexec-bench FILE UNPATCHED\n");
       return 2;
     }
+  if (stage_unpatched (argv[2]) != 0)
+    return 1;
   FILE *out = open_memstream (&text, &len);
   if (out == NULL)
     return 1;

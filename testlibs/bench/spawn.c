@@ -1,9 +1,10 @@
 /* Starting a program under one of the benchmark's ld.so configurations:
-   Debian's own ld.so and libc (kept in the image for this), or the
-   project's with the executability securebits clear, set, or the audit
-   tunable.  Both run the program explicitly (ld.so PROGRAM) with their own
-   library directory first, so they do the same work apart from the
-   check.  */
+   Debian's own ld.so and libc (kept in the image for this), the project's
+   build of the same source without the patch (tells the patch from the
+   build), or the project's with the executability securebits clear, set,
+   or the audit tunable.  All run the program explicitly (ld.so PROGRAM)
+   with their own library directory first, so they do the same work apart
+   from the check.  */
 #include "spawn.h"
 
 #include <fcntl.h>
@@ -12,24 +13,58 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/files.h"
 #include "../src/securebits.h"
 #include "timing.h"
 
 #define STOCK_DIR "/usr/lib/checkexec/stock"
+#define UNPATCHED_DIR "/var/lib/checkexec/unpatched"
+#define SYSTEM_DIR "/usr/lib/x86_64-linux-gnu"
+#define LDSO "ld-linux-x86-64.so.2"
 
 const char *const config_names[CONFIGS] = {
-  "stock ld.so", "patched, clear", "patched, enforcing", "patched, audit",
+  "stock ld.so", "ours, unpatched", "patched, clear", "patched, enforcing",
+  "patched, audit",
 };
+
+/* The library directory of configuration C; its ld.so is LDSO in it.  */
+static const char *
+library_dir (enum config c)
+{
+  return c == STOCK ? STOCK_DIR : c == UNPATCHED ? UNPATCHED_DIR : SYSTEM_DIR;
+}
+
+int
+stage_unpatched (const char *from)
+{
+  static const char *const files[] = { LDSO, "libc.so.6" };
+  char source[4096], target[4096];
+  if (make_directory ("/var/lib/checkexec", 0755) != 0
+      || make_directory (UNPATCHED_DIR, 0755) != 0)
+    return -1;
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+    {
+      snprintf (source, sizeof source, "%s/%s", from, files[i]);
+      snprintf (target, sizeof target, "%s/%s", UNPATCHED_DIR, files[i]);
+      if (copy_file (source, target, 0755) != 0)
+        {
+          printf ("error: cannot copy %s to %s\n", source, target);
+          return -1;
+        }
+    }
+  return 0;
+}
 
 static _Noreturn void
 start_child (enum config c, const char *const *args, int out)
 {
   const char *argv[16];
+  char ldso[256];
   int n = 0;
-  argv[n++] = c == STOCK ? STOCK_DIR "/ld-linux-x86-64.so.2"
-                         : "/lib64/ld-linux-x86-64.so.2";
+  snprintf (ldso, sizeof ldso, "%s/" LDSO, library_dir (c));
+  argv[n++] = ldso;
   argv[n++] = "--library-path";
-  argv[n++] = c == STOCK ? STOCK_DIR : "/usr/lib/x86_64-linux-gnu";
+  argv[n++] = library_dir (c);
   for (int i = 0; args[i] != NULL && n < 15; i++)
     argv[n++] = args[i];
   argv[n] = NULL;
