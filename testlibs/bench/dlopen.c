@@ -7,8 +7,8 @@
 #include "spawn.h"
 #include "timing.h"
 
-#define ROUNDS 11
-#define LOOPS "1000"
+#define ROUNDS 21
+#define LOOPS "500"
 
 int
 bench_dlopen (FILE *out)
