@@ -67,14 +67,20 @@ write_job() {
 
 # stream_output FILE PID: print FILE as it grows until process PID ends.
 stream_output() {
-	local file=$1 pid=$2 shown=0 size
+	local file=$1 pid=$2 shown=0 size alive
 	while :; do
+		# Looked at before the size, so that the last round shows all.
+		alive=yes
+		kill -0 "$pid" 2>/dev/null || alive=no
 		size=$(stat -c %s "$file" 2>/dev/null || echo 0)
 		if [ "$size" -gt "$shown" ]; then
-			tail -c +$((shown + 1)) "$file" | head -c $((size - shown))
+			# Not tail | head: head would stop early and tail (and with
+			# pipefail this script) die of SIGPIPE when the file grows
+			# between stat and tail.
+			head -c "$size" "$file" | tail -c +$((shown + 1))
 			shown=$size
 		fi
-		kill -0 "$pid" 2>/dev/null || break
+		[ "$alive" = yes ] || break
 		sleep 1
 	done
 }
