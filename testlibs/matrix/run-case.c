@@ -3,14 +3,11 @@
 
 #include <errno.h>
 #include <grp.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "../src/capture.h"
 
 /* In the child: become USER (from root).  */
 static int
@@ -46,26 +43,41 @@ build_environment (const char **env, const char *mark_entry,
   env[n] = NULL;
 }
 
-static _Noreturn void
-child (const struct path *path, enum situation s, enum mode m,
-       const struct case_user *user, const char *dir, const char *file,
-       const char *mark, int out)
+/* One case, as the child runs it.  */
+struct case_child
 {
+  const struct path *path;
+  enum situation situation;
+  enum mode mode;
+  const struct case_user *user;
+  const char *dir, *file, *mark;
+};
+
+/* In the child: enter the case's situation and mode as its user and run
+   the path's command, with standard output and error into OUT.  */
+static void
+run_child (void *arg, int out)
+{
+  const struct case_child *c = arg;
   int code = 125;
   if (dup2 (out, STDOUT_FILENO) < 0 || dup2 (out, STDERR_FILENO) < 0)
     _exit (code);
   close (out);
-  setpgid (0, 0);
-  if ((path->prepare_child == NULL || path->prepare_child (dir, file) == 0)
-      && become_user (user) == 0 && situation_enter (s, path) == 0
-      && mode_enter (m) == 0)
+  if ((c->path->prepare_child == NULL
+       || c->path->prepare_child (c->dir, c->file) == 0)
+      && become_user (c->user) == 0
+      && situation_enter (c->situation, c->path) == 0
+      && mode_enter (c->mode) == 0)
     {
       const char *argv[6], *path_env[2], *env[12];
       static char buf[16384], mark_entry[4096];
-      snprintf (mark_entry, sizeof mark_entry, "CHECKEXEC_MARK=%s", mark);
-      if (path_command (path, dir, file, argv, path_env, buf, sizeof buf) == 0)
+      snprintf (mark_entry, sizeof mark_entry, "CHECKEXEC_MARK=%s", c->mark);
+      if (path_command (c->path, c->dir, c->file, argv, path_env, buf,
+                        sizeof buf)
+          == 0)
         {
-          build_environment (env, mark_entry, mode_environment (m), path_env);
+          build_environment (env, mark_entry, mode_environment (c->mode),
+                             path_env);
           fflush (stdout);
           execve (argv[0], (char **) argv, (char **) env);
           printf ("exec %s: %s\n", argv[0], strerror (errno));
@@ -76,72 +88,16 @@ child (const struct path *path, enum situation s, enum mode m,
   _exit (code);
 }
 
-/* Read the child's output until it closes it or DEADLINE passes.  */
-static bool
-collect_output (int fd, time_t deadline, char *buf, size_t size)
-{
-  size_t len = 0;
-  for (;;)
-    {
-      struct pollfd p = { .fd = fd, .events = POLLIN };
-      int left = (int) (deadline - time (NULL));
-      if (left <= 0)
-        break;
-      if (poll (&p, 1, left * 1000) <= 0)
-        continue;
-      char chunk[4096];
-      ssize_t n = read (fd, chunk, sizeof chunk);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          buf[len] = '\0';
-          return true;
-        }
-      size_t take = (size_t) n < size - 1 - len ? (size_t) n : size - 1 - len;
-      memcpy (buf + len, chunk, take);
-      len += take;
-    }
-  buf[len] = '\0';
-  return false;
-}
-
 void
 run_case (const struct path *path, enum situation s, enum mode m,
           const struct case_user *user, const char *dir, const char *file,
           const char *mark, int timeout, struct case_result *result)
 {
-  int pipefd[2];
+  struct case_child c = { path, s, m, user, dir, file, mark };
   memset (result, 0, sizeof *result);
-  fflush (stdout);
-  if (pipe (pipefd) != 0)
-    {
-      snprintf (result->output, sizeof result->output, "pipe: %m");
-      result->status = 255 << 8;
-      return;
-    }
-  pid_t pid = fork ();
-  if (pid == 0)
-    {
-      close (pipefd[0]);
-      child (path, s, m, user, dir, file, mark, pipefd[1]);
-    }
-  close (pipefd[1]);
-  if (pid < 0)
-    {
-      snprintf (result->output, sizeof result->output, "fork: %m");
-      close (pipefd[0]);
-      result->status = 255 << 8;
-      return;
-    }
-  time_t deadline = time (NULL) + timeout;
-  if (!collect_output (pipefd[0], deadline, result->output,
-                       sizeof result->output))
-    {
-      result->timed_out = true;
-      kill (-pid, SIGKILL);
-      kill (pid, SIGKILL);
-    }
-  close (pipefd[0]);
-  waitpid (pid, &result->status, 0);
+  int rc = spawn_capture (run_child, &c, timeout, result->output,
+                          sizeof result->output, &result->status);
+  if (rc < 0)
+    result->status = 255 << 8;
+  result->timed_out = rc == 1;
 }
