@@ -8,11 +8,13 @@
 #include "spawn.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/capture.h"
 #include "../src/files.h"
 #include "../src/securebits.h"
 #include "timing.h"
@@ -55,9 +57,23 @@ stage_unpatched (const char *from)
   return 0;
 }
 
-static _Noreturn void
-start_child (enum config c, const char *const *args, int out)
+/* How the child starts: configuration C, the command ARGS, and whether its
+   standard output is wanted.  */
+struct start
 {
+  enum config c;
+  const char *const *args;
+  bool want_output;
+};
+
+/* In the child: run the command of START (ARG) under its configuration,
+   standard output into OUT if wanted, else (and standard error always)
+   into /dev/null.  */
+static void
+start_child (void *arg, int out)
+{
+  const struct start *start = arg;
+  enum config c = start->c;
   const char *argv[16];
   char ldso[256];
   int n = 0;
@@ -65,8 +81,8 @@ start_child (enum config c, const char *const *args, int out)
   argv[n++] = ldso;
   argv[n++] = "--library-path";
   argv[n++] = library_dir (c);
-  for (int i = 0; args[i] != NULL && n < 15; i++)
-    argv[n++] = args[i];
+  for (int i = 0; start->args[i] != NULL && n < 15; i++)
+    argv[n++] = start->args[i];
   argv[n] = NULL;
   const char *envp[] = { "PATH=/usr/bin:/bin",
                          c == AUDIT ? "GLIBC_TUNABLES=glibc.rtld.exec_check=1"
@@ -77,8 +93,9 @@ start_child (enum config c, const char *const *args, int out)
       && prctl (PR_SET_SECUREBITS, bits | SECBIT_EXEC_RESTRICT_FILE) != 0)
     _exit (126);
   int null = open ("/dev/null", O_WRONLY);
-  dup2 (out >= 0 ? out : null, STDOUT_FILENO);
+  dup2 (start->want_output ? out : null, STDOUT_FILENO);
   dup2 (null, STDERR_FILENO);
+  close (out);
   execve (argv[0], (char **) argv, (char **) envp);
   _exit (127);
 }
@@ -86,30 +103,14 @@ start_child (enum config c, const char *const *args, int out)
 double
 spawn_timed (enum config c, const char *const *args, char *output, size_t len)
 {
-  int fds[2] = { -1, -1 };
-  if (output != NULL && pipe (fds) != 0)
-    return -1;
-  double start = now_ns ();
-  pid_t pid = fork ();
-  if (pid == 0)
-    {
-      if (fds[0] >= 0)
-        close (fds[0]);
-      start_child (c, args, fds[1]);
-    }
-  size_t used = 0;
-  if (fds[1] >= 0)
-    {
-      close (fds[1]);
-      ssize_t n;
-      while ((n = read (fds[0], output + used, len - 1 - used)) > 0)
-        used += n;
-      output[used] = '\0';
-      close (fds[0]);
-    }
+  struct start start = { c, args, output != NULL };
+  char ignored[1];
   int status;
-  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+  double begin = now_ns ();
+  if (spawn_capture (start_child, &start, 0, output ? output : ignored,
+                     output ? len : sizeof ignored, &status)
+      != 0)
     return -1;
-  double elapsed = now_ns () - start;
+  double elapsed = now_ns () - begin;
   return WIFEXITED (status) && WEXITSTATUS (status) == 0 ? elapsed : -1;
 }
