@@ -28,7 +28,10 @@ collect_output (int fd, time_t deadline, char *buf, size_t size)
             break;
           wait_ms = (int) left * 1000;
         }
-      if (poll (&p, 1, wait_ms) <= 0)
+      int ready = poll (&p, 1, wait_ms);
+      if (ready < 0 && errno != EINTR)
+        break;
+      if (ready <= 0)
         continue;
       char chunk[4096];
       ssize_t n = read (fd, chunk, sizeof chunk);

@@ -13,8 +13,9 @@ typedef void (*capture_child) (void *arg, int fd);
    at most TIMEOUT seconds (0: no limit; with a limit the child gets its own
    process group, which is killed when the time runs out); then wait for
    the child.
-   Returns 0 with its wait status in *STATUS, 1 if it timed out (also with
-   *STATUS), or -1 with the reason in OUTPUT if it could not be started.  */
+   Returns 0 with its wait status in *STATUS, 1 if it timed out or its output
+   could not be read (the child is killed; also with *STATUS), or -1 with
+   the reason in OUTPUT if it could not be started.  */
 int spawn_capture (capture_child child, void *arg, int timeout, char *output,
                    size_t len, int *status);
 
