@@ -1,6 +1,10 @@
-/* What each case must end in, and whether it did.  */
+/* What each case must end in, and whether it did.  Every verdict names
+   the layer that decided: ld.so's check (its LD_DEBUG=execcheck line for
+   the payload), the mount (a mapping that failed), the kernel's exec, the
+   memfd sysctl or Yama.  */
 #include "matrix.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -15,6 +19,8 @@ static const char *const outcome_names[] = {
   [NOT_LOADABLE] = "not loadable",
   [EXEC_DENIED] = "program not executed",
   [NO_MEMFD] = "memfd not created",
+  [ALL_REFUSED] = "every object refused",
+  [TRACE_DENIED] = "tracing refused",
 };
 
 const char *
@@ -26,12 +32,17 @@ outcome_name (enum outcome o)
 static bool
 enforcing (enum mode m)
 {
-  return m == MODE_ENFORCE || m == MODE_LOCKED;
+  return m == MODE_ENFORCE || m == MODE_LOCKED
+         || m == MODE_SECUREBITS_UNREADABLE;
 }
 
 enum outcome
 expected_outcome (const struct path *path, enum situation s, enum mode m)
 {
+  if (m == MODE_TRACED)
+    return TRACE_DENIED;
+  if (mode_check_error (m) != 0)
+    return ALL_REFUSED;
   if (s == MEMFD_EXEC)
     return NO_MEMFD;
   if (path->execs_from_directory && (s == NOEXEC_0755 || s == LANDLOCK_DENIED))
@@ -51,26 +62,81 @@ has (const char *output, const char *text)
   return strstr (output, text) != NULL;
 }
 
+/* Whether one line of OUTPUT contains FIRST and, after it, SECOND.  */
+static bool
+has_line (const char *output, const char *first, const char *second)
+{
+  for (const char *line = output; *line != '\0';)
+    {
+      const char *end = strchrnul (line, '\n');
+      const char *hit = strstr (line, first);
+      if (hit != NULL && hit < end)
+        {
+          const char *next = strstr (hit + strlen (first), second);
+          if (next != NULL && next + strlen (second) <= end)
+            return true;
+        }
+      line = *end == '\0' ? end : end + 1;
+    }
+  return false;
+}
+
+/* ld.so's check refused the payload FILE (as PATH names it).  */
+static bool
+check_refused (const struct path *path, const char *file, const char *output)
+{
+  const char *name = path->loaded_as != NULL ? path->loaded_as : file;
+  const char *slash = strrchr (name, '/');
+  char tail[512];
+  snprintf (tail, sizeof tail, "/%s verdict=refused",
+            slash != NULL ? slash + 1 : name);
+  return has_line (output, "exec check: file=", tail);
+}
+
+/* ld.so opened FILE and went on to map it, so nothing refused it before
+   the mapping: LD_DEBUG=libs shows ld.so trying FILE and LD_DEBUG=files
+   the link map it then generates (under the name it was asked for), with
+   no other candidate tried in between.  A name that needs no search
+   (gconv's full path) is named in the files line itself.  */
+static bool
+map_attempted (const char *file, const char *output)
+{
+  char text[512];
+  snprintf (text, sizeof text, "file=%s [", file);
+  if (has_line (output, text, "generating link map"))
+    return true;
+  snprintf (text, sizeof text, "trying file=%s\n", file);
+  const char *tried = strstr (output, text);
+  if (tried == NULL)
+    return false;
+  const char *next_try = strstr (tried + strlen (text), "trying file=");
+  const char *map = strstr (tried, "generating link map");
+  return map != NULL && (next_try == NULL || map < next_try);
+}
+
 /* The part of the verdict that depends on the outcome.  */
 static bool
-outcome_seen (enum outcome expected, const struct path *path, bool marked,
-              const char *output, const char **why)
+outcome_seen (enum outcome expected, const struct path *path, enum mode m,
+              const char *file, bool marked, const char *output,
+              const char **why)
 {
+  static char text[128];
   switch (expected)
     {
     case LOADED:
       *why = "the payload left no mark";
       return marked;
     case REFUSED:
-      *why = "no refusal was reported";
-      return !marked && (has (output, POLICY_TEXT)
-                         || (path->silent_refusal != NULL
-                             && has (output, path->silent_refusal)));
+      *why = "ld.so's check did not refuse the payload";
+      return !marked && check_refused (path, file, output)
+             && (has (output, POLICY_TEXT)
+                 || (path->silent_refusal != NULL
+                     && has (output, path->silent_refusal)));
     case MAP_DENIED:
-      *why = "mapping did not fail";
-      return !marked && (path->silent_refusal != NULL
-                         || has (output, "failed to map segment")
-                         || has (output, "Operation not permitted"));
+      *why = "mapping the payload did not fail";
+      return !marked
+             && (path->silent_refusal != NULL ? map_attempted (file, output)
+                 : has (output, "failed to map segment"));
     case NOT_LOADABLE:
       *why = "the payload left a mark";
       return !marked;
@@ -80,24 +146,61 @@ outcome_seen (enum outcome expected, const struct path *path, bool marked,
     case NO_MEMFD:
       *why = "memfd_create(MFD_EXEC) was not refused";
       return !marked && has (output, "memfd_create: Permission denied");
+    case ALL_REFUSED:
+      snprintf (text, sizeof text, POLICY_TEXT ": %s",
+                strerror (mode_check_error (m)));
+      *why = "ld.so did not refuse on the forged error";
+      return !marked && has (output, text);
+    case TRACE_DENIED:
+      *why = "the kernel did not refuse the tracer";
+      return !marked && has_line (output, "ptrace", "Operation not permitted");
     }
   return false;
 }
 
+/* What the mode itself must have made ld.so or the case say.  */
+static bool
+mode_seen (enum mode m, const char *output, const char **why)
+{
+  if (mode_is_locked (m)
+      && (!has (output, "unlock: refused")
+          || has (output, "unlock: succeeded")))
+    {
+      *why = "the locked bit could be cleared";
+      return false;
+    }
+  if (m == MODE_SECUREBITS_UNREADABLE
+      && !has (output, "cannot read the securebits"))
+    {
+      *why = "ld.so did not say that it could not read the securebits";
+      return false;
+    }
+  if ((m == MODE_CHECK_EINVAL || m == MODE_CHECK_ENOSYS)
+      && !has (output, "the kernel did not check executability"))
+    {
+      *why = "ld.so did not say that the kernel did not check";
+      return false;
+    }
+  return true;
+}
+
 bool
 outcome_matches (enum outcome expected, const struct path *path,
-                 enum situation s, enum mode m, bool marked,
-                 const char *output, int status, const char **why)
+                 enum situation s, enum mode m, const char *file,
+                 bool marked, const char *output, int status,
+                 const char **why)
 {
   if (WIFSIGNALED (status))
     {
       *why = "the process was killed by a signal";
       return false;
     }
-  if (!outcome_seen (expected, path, marked, output, why))
+  if (!outcome_seen (expected, path, m, file, marked, output, why)
+      || !mode_seen (m, output, why))
     return false;
   /* Nothing but a refusal or audit mode may talk about the policy.  */
-  if (expected != REFUSED && m != MODE_AUDIT && has (output, POLICY_TEXT))
+  if (expected != REFUSED && expected != ALL_REFUSED && m != MODE_AUDIT
+      && has (output, POLICY_TEXT))
     {
       *why = "a refusal was reported";
       return false;
@@ -106,12 +209,6 @@ outcome_matches (enum outcome expected, const struct path *path,
       && !has (output, AUDIT_TEXT))
     {
       *why = "audit mode did not report the file";
-      return false;
-    }
-  if (m == MODE_LOCKED && has (output, "unlock:")
-      && !has (output, "unlock: refused"))
-    {
-      *why = "the locked bit could be cleared";
       return false;
     }
   return true;

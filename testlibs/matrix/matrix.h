@@ -22,13 +22,20 @@ enum situation
   SITUATION_COUNT
 };
 
-/* How the check is set up for the loading process.  */
+/* How the check is set up for the loading process.  From MODE_LOCKED on,
+   the bit is set and locked, and the modes after it are the attacks of a
+   user in the enforced session on the answers ld.so gets.  */
 enum mode
 {
   MODE_CLEAR,       /* securebits clear, tunable unset: stock behaviour */
   MODE_AUDIT,       /* glibc.rtld.exec_check=1: check, report, load */
   MODE_ENFORCE,     /* SECBIT_EXEC_RESTRICT_FILE set */
   MODE_LOCKED,      /* ... and SECBIT_EXEC_RESTRICT_FILE_LOCKED */
+  MODE_SECUREBITS_UNREADABLE,  /* a seccomp filter fails PR_GET_SECUREBITS */
+  MODE_CHECK_EINVAL,  /* a seccomp filter answers the check: EINVAL */
+  MODE_CHECK_ENOSYS,  /* ... ENOSYS */
+  MODE_CHECK_EPERM,   /* ... EPERM */
+  MODE_TRACED,      /* strace answers 0 for every execveat */
   MODE_COUNT
 };
 
@@ -41,11 +48,16 @@ enum outcome
   NOT_LOADABLE,     /* not an ELF object at all */
   EXEC_DENIED,      /* the kernel refused to execute the program */
   NO_MEMFD,         /* vm.memfd_noexec=2 refused to create the memfd */
+  ALL_REFUSED,      /* ld.so refused every object: the answer was an error */
+  TRACE_DENIED,     /* the kernel refused the tracer (Yama) */
 };
 
 /* A path names the payload either as a file (any name works, including
    /proc/self/fd/N) or by a fixed name inside a directory it searches.  */
 enum naming { BY_FILE, BY_DIRECTORY };
+
+/* The most arguments of a path's command.  */
+#define PATH_ARGS 6
 
 struct path
 {
@@ -57,13 +69,16 @@ struct path
   bool payload_is_program;  /* markprog instead of the library */
   bool root_only;           /* only root can set it up */
   bool execs_from_directory;  /* runs a program copied next to the payload */
+  /* The name ld.so opens the payload by when it is not the payload's file
+     name (a symlink, /proc/self/fd/N); NULL otherwise.  */
+  const char *loaded_as;
   /* Text the output has when the payload was refused and the path shows
      no loader error (a search that fell back, a silent libc module).  */
   const char *silent_refusal;
   /* The command and one extra environment entry ("NAME=value", or NULL),
      with @FILE@ standing for the payload's name, @DIR@ for its directory
      and @BASE@ for its last component.  */
-  const char *argv[6];
+  const char *argv[PATH_ARGS];
   const char *env;
   /* Set up what else the path needs, as root in the parent, after the
      situation (DIR, FILE) is ready; may be NULL.  Returns 0, or -1 after
@@ -77,10 +92,10 @@ struct path
 extern const struct path matrix_paths[];
 extern const size_t matrix_path_count;
 
-/* The command of PATH for the payload FILE in DIR: fills ARGV (at least 6
-   entries) and ENV (at least 2: the extra entry or nothing, then NULL),
-   with strings kept in BUF of LEN bytes.  Returns 0, or -1 if BUF is too
-   small.  */
+/* The command of PATH for the payload FILE in DIR: fills ARGV (at least
+   PATH_ARGS entries) and ENV (at least 2: the extra entry or nothing,
+   then NULL), with strings kept in BUF of LEN bytes.  Returns 0, or -1 if
+   BUF is too small.  */
 int path_command (const struct path *path, const char *dir, const char *file,
                   const char **argv, const char **env, char *buf, size_t len);
 
@@ -94,6 +109,10 @@ int path_command (const struct path *path, const char *dir, const char *file,
 #define NEEDED_LINK "/run/checkexec/needed"
 /* The memfd situations give the payload this descriptor number.  */
 #define MEMFD_FD 100
+/* loadcase dlopen-fd opens the payload as descriptor DLOPEN_FD and loads
+   it as DLOPEN_FD_NAME.  */
+#define DLOPEN_FD 101
+#define DLOPEN_FD_NAME "/proc/self/fd/101"
 
 const char *situation_name (enum situation s);
 const char *mode_name (enum mode m);
@@ -116,20 +135,30 @@ int situation_hold_fifo (enum situation s, const char *file);
    why (the memfd refusal prints "memfd_create: ...").  */
 int situation_enter (enum situation s, const struct path *path);
 
-/* In the child: put the process in mode M (securebits, tunables in ENV).
-   Returns 0 or -1.  */
+/* Whether mode M is tried in situation S, for root if ROOT: the attacks
+   only on a 0755 and a 0644 file, tracing only as the test user (root
+   may trace, and may do anything else too).  */
+bool mode_applies (enum mode m, enum situation s, bool root);
+/* Whether the bit is set and locked in mode M.  */
+bool mode_is_locked (enum mode m);
+/* In the child: put the process in mode M (securebits, seccomp filter).
+   In a locked mode it then tries to clear the bit and prints
+   "unlock: refused" or "unlock: succeeded".  Returns 0 or -1.  */
 int mode_enter (enum mode m);
 /* The environment entry mode M adds, or NULL.  */
 const char *mode_environment (enum mode m);
+/* The error a seccomp filter answers the check with in mode M, or 0.  */
+int mode_check_error (enum mode m);
 
 /* The outcome PATH must have for situation S in mode M.  */
 enum outcome expected_outcome (const struct path *path, enum situation s,
                                enum mode m);
-/* Whether the observed run matches: MARKED is whether the payload left
-   its mark, OUTPUT what the case printed, STATUS its wait status.  On a
-   mismatch, WHY says what was wrong.  */
+/* Whether the observed run matches: FILE is the payload's name, MARKED
+   whether the payload left its mark, OUTPUT what the case printed,
+   STATUS its wait status.  On a mismatch, WHY says what was wrong.  */
 bool outcome_matches (enum outcome expected, const struct path *path,
-                      enum situation s, enum mode m, bool marked,
-                      const char *output, int status, const char **why);
+                      enum situation s, enum mode m, const char *file,
+                      bool marked, const char *output, int status,
+                      const char **why);
 
 #endif

@@ -55,7 +55,7 @@ path_command (const struct path *path, const char *dir, const char *file,
               const char **argv, const char **env, char *buf, size_t len)
 {
   int n = 0;
-  for (; n < 5 && path->argv[n] != NULL; n++)
+  for (; n < PATH_ARGS - 1 && path->argv[n] != NULL; n++)
     if ((argv[n] = expand (path->argv[n], dir, file, &buf, &len)) == NULL)
       return -1;
   argv[n] = NULL;
@@ -167,9 +167,11 @@ const struct path matrix_paths[] = {
   { .name = "dlopen (search path)", .naming = BY_DIRECTORY, .file_name = LIB,
     .argv = { LOADCASE, "dlopen", LIB }, .env = "LD_LIBRARY_PATH=@DIR@" },
   { .name = "dlopen (/proc/self/fd/N)", .naming = BY_FILE, .file_name = LIB,
+    .loaded_as = DLOPEN_FD_NAME,
     .argv = { LOADCASE, "dlopen-fd", "@FILE@" } },
   { .name = "dlopen (symlink)", .naming = BY_FILE, .file_name = LIB,
-    .argv = { LOADCASE, "dlopen", SYMLINK }, .prepare_root = link_to_file },
+    .loaded_as = SYMLINK, .argv = { LOADCASE, "dlopen", SYMLINK },
+    .prepare_root = link_to_file },
   { .name = "dlmopen", .naming = BY_FILE, .file_name = LIB,
     .argv = { LOADCASE, "dlmopen", "@FILE@" } },
   { .name = "LD_PRELOAD", .naming = BY_FILE, .file_name = LIB,

@@ -25,22 +25,56 @@ become_user (const struct case_user *user)
   return 0;
 }
 
-/* The environment of the case: a fixed base, the mark file, the mode's
-   and the path's entries.  */
+/* The tracer of MODE_TRACED: it answers 0 for every execveat, the check
+   included.  */
+static const char *const forging_tracer[] = {
+  "/usr/bin/strace", "-f", "-o", "/dev/null", "-e",
+  "inject=execveat:retval=0", NULL,
+};
+
+/* The environment of the case: a fixed base, the mark file, ld.so's
+   account of its checks (and, for a path that shows no error of its own,
+   of the files it tries and maps), the mode's and the path's entries.  A
+   traced command gets the path's entries through env(1) instead: they are
+   for the command, not for strace.  */
 static void
 build_environment (const char **env, const char *mark_entry,
-                   const char *mode_entry, const char **path_env)
+                   const struct path *path, enum mode m,
+                   const char **path_env)
 {
   int n = 0;
   env[n++] = "PATH=/usr/bin:/bin";
   env[n++] = "HOME=/";
   env[n++] = "LC_ALL=C";
   env[n++] = mark_entry;
-  if (mode_entry != NULL)
-    env[n++] = mode_entry;
-  for (int i = 0; path_env[i] != NULL; i++)
+  env[n++] = path->silent_refusal != NULL ? "LD_DEBUG=execcheck,files,libs"
+                                          : "LD_DEBUG=execcheck";
+  if (mode_environment (m) != NULL)
+    env[n++] = mode_environment (m);
+  for (int i = 0; m != MODE_TRACED && path_env[i] != NULL; i++)
     env[n++] = path_env[i];
   env[n] = NULL;
+}
+
+/* The command line of the case: the path's command, or in MODE_TRACED the
+   tracer running env(1) with the path's environment entries running the
+   path's command.  */
+static void
+build_argv (const char **argv, enum mode m, const char **path_argv,
+            const char **path_env)
+{
+  int n = 0;
+  if (m == MODE_TRACED)
+    {
+      for (int i = 0; forging_tracer[i] != NULL; i++)
+        argv[n++] = forging_tracer[i];
+      argv[n++] = "/usr/bin/env";
+      for (int i = 0; path_env[i] != NULL; i++)
+        argv[n++] = path_env[i];
+    }
+  for (int i = 0; path_argv[i] != NULL; i++)
+    argv[n++] = path_argv[i];
+  argv[n] = NULL;
 }
 
 /* One case, as the child runs it.  */
@@ -65,19 +99,19 @@ run_child (void *arg, int out)
   close (out);
   if ((c->path->prepare_child == NULL
        || c->path->prepare_child (c->dir, c->file) == 0)
-      && become_user (c->user) == 0
-      && situation_enter (c->situation, c->path) == 0
-      && mode_enter (c->mode) == 0)
+      && become_user (c->user) == 0 && mode_enter (c->mode) == 0
+      && situation_enter (c->situation, c->path) == 0)
     {
-      const char *argv[6], *path_env[2], *env[12];
+      const char *path_argv[PATH_ARGS], *path_env[2], *env[12];
+      const char *argv[PATH_ARGS + 10];
       static char buf[16384], mark_entry[4096];
       snprintf (mark_entry, sizeof mark_entry, "CHECKEXEC_MARK=%s", c->mark);
-      if (path_command (c->path, c->dir, c->file, argv, path_env, buf,
+      if (path_command (c->path, c->dir, c->file, path_argv, path_env, buf,
                         sizeof buf)
           == 0)
         {
-          build_environment (env, mark_entry, mode_environment (c->mode),
-                             path_env);
+          build_environment (env, mark_entry, c->path, c->mode, path_env);
+          build_argv (argv, c->mode, path_argv, path_env);
           fflush (stdout);
           execve (argv[0], (char **) argv, (char **) env);
           printf ("exec %s: %s\n", argv[0], strerror (errno));

@@ -7,4 +7,9 @@
 #define SECBIT_EXEC_DENY_INTERACTIVE (1 << 10)
 #define SECBIT_EXEC_DENY_INTERACTIVE_LOCKED (1 << 11)
 
+/* What any process can try: clear SECBIT_EXEC_RESTRICT_FILE.  Prints
+   "unlock: refused" or "unlock: succeeded" and returns 0 if it was
+   refused.  */
+int try_unlock (void);
+
 #endif

@@ -1,8 +1,14 @@
 /* The test user's login session runs with SECBIT_EXEC_RESTRICT_FILE set
    and locked (its processes cannot clear it) and refuses a 0644 library
-   from LD_PRELOAD; a service started the documented way (ExecStart through
-   set-exec -f -l) is enforced too; root's session (this program's) is not.
+   from LD_PRELOAD; a unit the user starts in their systemd user manager
+   (which the login starts, not the login shell) runs enforced too, or not
+   at all (Debian 12's systemd resets the securebits of every unit it
+   starts, which the locked bits refuse: it then fails with
+   213/SECUREBITS); a service started
+   the documented way (ExecStart through set-exec -f -l) is enforced too;
+   root's session (this program's) is not.
    Run as root.  Usage: test-enforced-login [EXPECTED-DIR] (unused)  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -34,8 +40,9 @@ main (void)
       printf ("# root's session is enforced: securebits %#lx\n", bits);
       ok = 0;
     }
-  in_login_session ("CHECKEXEC_TRY_UNLOCK=1 /usr/lib/checkexec/bin/loadcase"
-                    " securebits", output, sizeof output);
+  in_login_session ("/usr/lib/checkexec/bin/loadcase unlock;"
+                    " /usr/lib/checkexec/bin/loadcase securebits", output,
+                    sizeof output);
   if (strstr (output, "unlock: refused") == NULL
       || strstr (output, "restrict_file=1 locked=1") == NULL)
     ok = 0;
@@ -48,6 +55,23 @@ main (void)
                            " /usr/lib/checkexec/bin/loadcase report",
                            output, sizeof output) != 0
       || strstr (output, "not allowed by the system policy") == NULL)
+    ok = 0;
+  /* A unit of the test user's own, in the user manager of the login.  */
+  int started = in_login_session (
+      "mkdir -p ~/.config/systemd/user && printf '[Service]\\nType=oneshot"
+      "\\nStandardOutput=file:/tmp/checkexec-unit.out\\nExecStart=/usr/lib/"
+      "checkexec/bin/loadcase securebits\\n'"
+      " >~/.config/systemd/user/checkexec-probe.service"
+      " && systemctl --user daemon-reload"
+      " && systemctl --user start checkexec-probe; status=$?;"
+      " echo unit output:; cat /tmp/checkexec-unit.out;"
+      " systemctl --user show -p ExecMainStatus checkexec-probe; exit $status",
+      output, sizeof output);
+  bool ran_enforced = started == 0
+                      && strstr (output, "restrict_file=1 locked=1") != NULL;
+  bool refused = started != 0 && strstr (output, "ExecMainStatus=213") != NULL
+                 && strstr (output, "restrict_file=") == NULL;
+  if (!ran_enforced && !refused)
     ok = 0;
   /* A service, as the README says to start one.  */
   char *const service[] = { "/usr/bin/systemd-run", "--quiet", "--wait",

@@ -19,13 +19,14 @@
 #define CASE_TIMEOUT 120
 
 static bool
-applies (const struct path *path, enum situation s,
+applies (const struct path *path, enum situation s, enum mode m,
          const struct case_user *user)
 {
   if (path->root_only && user->uid != 0)
     return false;
   /* A memfd has no directory to search.  */
-  return !(situation_is_memfd (s) && path->naming == BY_DIRECTORY);
+  return !(situation_is_memfd (s) && path->naming == BY_DIRECTORY)
+         && mode_applies (m, s, user->uid == 0);
 }
 
 static int
@@ -35,8 +36,8 @@ count_cases (const struct case_user *users, int user_count)
   for (int u = 0; u < user_count; u++)
     for (size_t p = 0; p < matrix_path_count; p++)
       for (int s = 0; s < SITUATION_COUNT; s++)
-        if (applies (&matrix_paths[p], s, &users[u]))
-          n += MODE_COUNT;
+        for (int m = 0; m < MODE_COUNT; m++)
+          n += applies (&matrix_paths[p], s, m, &users[u]);
   return n;
 }
 
@@ -70,7 +71,7 @@ one_case (int n, const struct path *path, enum situation s, enum mode m,
       if (fifo >= 0)
         close (fifo);
       ok = !result.timed_out
-           && outcome_matches (expected, path, s, m, marked (),
+           && outcome_matches (expected, path, s, m, file, marked (),
                                result.output, result.status, &why);
       if (result.timed_out)
         why = "the case did not finish in time";
@@ -112,12 +113,9 @@ main (void)
   for (int u = 0; u < user_count; u++)
     for (size_t p = 0; p < matrix_path_count; p++)
       for (int s = 0; s < SITUATION_COUNT; s++)
-        {
-          if (!applies (&matrix_paths[p], s, &users[u]))
-            continue;
-          for (int m = 0; m < MODE_COUNT; m++)
-            if (!one_case (++n, &matrix_paths[p], s, m, &users[u]))
-              failures++;
-        }
+        for (int m = 0; m < MODE_COUNT; m++)
+          if (applies (&matrix_paths[p], s, m, &users[u])
+              && !one_case (++n, &matrix_paths[p], s, m, &users[u]))
+            failures++;
   return failures == 0 ? 0 : 1;
 }

@@ -2,14 +2,16 @@
    it is told to, and says what happened.
      loadcase report            nothing to load (LD_PRELOAD, LD_AUDIT ...)
      loadcase dlopen NAME       dlopen (NAME)
-     loadcase dlopen-fd FILE    open FILE, dlopen /proc/self/fd/N
+     loadcase dlopen-fd FILE    open FILE as descriptor DLOPEN_FD, dlopen
+                                DLOPEN_FD_NAME (/proc/self/fd/101)
      loadcase dlmopen NAME      dlmopen into a new namespace
      loadcase nss               getpwnam through the configured NSS modules
      loadcase gconv             iconv_open to the CHECKEXEC-MARK charset
      loadcase securebits        print the executability securebits
-   With CHECKEXEC_TRY_UNLOCK set it first tries to clear
-   SECBIT_EXEC_RESTRICT_FILE and prints "unlock: refused" or
-   "unlock: succeeded".  Exit status 0 when the load worked.  */
+     loadcase unlock            try to clear SECBIT_EXEC_RESTRICT_FILE:
+                                "unlock: refused" (status 0) or
+                                "unlock: succeeded" (status 1)
+   Exit status 0 when the load worked.  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,20 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
+#include "../matrix/matrix.h"
 #include "../src/securebits.h"
-
-static void
-try_unlock (void)
-{
-  long bits = prctl (PR_GET_SECUREBITS);
-  if (bits >= 0
-      && prctl (PR_SET_SECUREBITS, bits & ~(long) SECBIT_EXEC_RESTRICT_FILE)
-           != 0)
-    puts ("unlock: refused");
-  else
-    puts ("unlock: succeeded");
-}
 
 static int
 print_securebits (void)
@@ -61,14 +53,13 @@ report_dlopen (void *handle, const char *name)
 static int
 dlopen_fd (const char *file)
 {
-  char name[64];
+  const char *name = DLOPEN_FD_NAME;
   int fd = open (file, O_RDONLY);
-  if (fd < 0)
+  if (fd < 0 || dup2 (fd, DLOPEN_FD) != DLOPEN_FD)
     {
       printf ("open %s: %s\n", file, strerror (errno));
       return 1;
     }
-  snprintf (name, sizeof name, "/proc/self/fd/%d", fd);
   return report_dlopen (dlopen (name, RTLD_NOW), name);
 }
 
@@ -102,14 +93,14 @@ gconv_open (void)
 int
 main (int argc, char **argv)
 {
-  if (getenv ("CHECKEXEC_TRY_UNLOCK") != NULL)
-    try_unlock ();
   const char *action = argc > 1 ? argv[1] : "";
   const char *name = argc > 2 ? argv[2] : NULL;
   if (strcmp (action, "report") == 0)
     return 0;
   if (strcmp (action, "securebits") == 0)
     return print_securebits ();
+  if (strcmp (action, "unlock") == 0)
+    return try_unlock () == 0 ? 0 : 1;
   if (strcmp (action, "nss") == 0)
     return nss_lookup ();
   if (strcmp (action, "gconv") == 0)
@@ -121,6 +112,6 @@ main (int argc, char **argv)
   if (name != NULL && strcmp (action, "dlmopen") == 0)
     return report_dlopen (dlmopen (LM_ID_NEWLM, name, RTLD_NOW), name);
   fprintf (stderr, "usage: loadcase report | dlopen NAME | dlopen-fd FILE"
-           " | dlmopen NAME | nss | gconv | securebits\n");
+           " | dlmopen NAME | nss | gconv | securebits | unlock\n");
   return 2;
 }
