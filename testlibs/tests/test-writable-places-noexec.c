@@ -1,14 +1,16 @@
 /* The places this user can write to are all on noexec mounts: /tmp,
    /var/tmp, /dev/shm, /run/lock, the home directory, /run/user/UID, and any
-   other writable directory the user could use to plant a library.  Walks
-   every mount that allows execution and fails on each directory found
-   writable.  Run as the test user (and as root for the named places).
+   other writable directory or regular file the user could use to plant a
+   library (a writable file can be overwritten with one).  Walks every
+   mount that allows execution and fails on each directory or regular
+   file found writable.  Run as the test user.
    Usage: test-writable-places-noexec [EXPECTED-DIR] (unused)  */
 #include <ftw.h>
 #include <mntent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -31,17 +33,20 @@ is_pseudo (const char *type)
 }
 
 static int
-check_directory (const char *name, const struct stat *st, int type,
-                 struct FTW *ftw)
+check_entry (const char *name, const struct stat *st, int type,
+             struct FTW *ftw)
 {
-  (void) st, (void) ftw;
+  (void) ftw;
+  bool directory = type == FTW_D;
+  bool regular = type == FTW_F && S_ISREG (st->st_mode);
   struct statvfs sv;
   /* A bind mount (/home) is on the same file system as its parent: the
      walk goes into it, statvfs tells its flags.  */
-  if (type == FTW_D && access (name, W_OK) == 0
+  if ((directory || regular) && access (name, W_OK) == 0
       && (statvfs (name, &sv) != 0 || (sv.f_flag & ST_NOEXEC) == 0))
     {
-      printf ("# writable directory on an exec mount: %s\n", name);
+      printf ("# writable %s on an exec mount: %s\n",
+              directory ? "directory" : "file", name);
       writable_found++;
     }
   return 0;
@@ -81,7 +86,7 @@ main (void)
       if (hasmntopt (m, "noexec") != NULL || is_pseudo (m->mnt_type))
         continue;
       walked++;
-      nftw (m->mnt_dir, check_directory, 32, FTW_PHYS | FTW_MOUNT);
+      nftw (m->mnt_dir, check_entry, 32, FTW_PHYS | FTW_MOUNT);
     }
   endmntent (mounts);
   printf ("# walked %d mounts that allow execution\n", walked);

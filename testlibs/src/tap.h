@@ -1,0 +1,18 @@
+/* TAP output of the tests with several results.  */
+#ifndef CHECKEXEC_TAP_H
+#define CHECKEXEC_TAP_H
+
+#include <stdbool.h>
+
+/* Print the plan: COUNT results follow.  */
+void tap_plan (int count);
+
+/* Print the next result, "ok N - ..." if OK, else "not ok N - ...", with
+   the description made from FORMAT; return OK.  */
+bool tap_result (bool ok, const char *format, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
+/* The number of results that were not ok so far.  */
+int tap_failures (void);
+
+#endif
