@@ -16,22 +16,44 @@ source "$TOP/scripts/glibc-tree.sh"
 hold_build_lock
 
 TABLE=$BUILD/bench-table.txt
-UNPATCHED=$BUILD/bench-unpatched-glibc
+# The directory the guest gets as its working directory: the C libraries
+# the benchmark compares with, which the image does not carry (an
+# unpatched ld.so that passes the check would load what the patched one
+# refuses); checkexec-bench copies them to the guest's disk.
+SHARE=$BUILD/bench-share
 
 # stage_unpatched_glibc: ld.so and libc.so.6 of the unpatched build tree
 # (the one make check compares glibc's tests against), without debug
-# information like the image's, in a directory the guest gets as its
-# working directory.
+# information like the image's, in $SHARE/unpatched.
 stage_unpatched_glibc() {
 	"$TOP/scripts/build-glibc.sh" --unpatched
 	glibc_tree unpatched
-	rm -rf "$UNPATCHED"
-	mkdir -p "$UNPATCHED"
+	rm -rf "$SHARE/unpatched"
+	mkdir -p "$SHARE/unpatched"
 	(
 		lock_glibc_tree
-		strip --strip-debug -o "$UNPATCHED/ld-linux-x86-64.so.2" "$GOBJ/elf/ld.so"
-		strip --strip-debug -o "$UNPATCHED/libc.so.6" "$GOBJ/libc.so"
+		strip --strip-debug -o "$SHARE/unpatched/ld-linux-x86-64.so.2" "$GOBJ/elf/ld.so"
+		strip --strip-debug -o "$SHARE/unpatched/libc.so.6" "$GOBJ/libc.so"
 	) || die "cannot copy the unpatched glibc from $GOBJ"
+}
+
+# stage_stock_libc: Debian's own build of the same glibc (package libc6 of
+# the glibc-source version, from the machine's apt mirror, kept in the
+# cache), its libraries in $SHARE/stock.
+stage_stock_libc() {
+	local version deb dir=$CACHE/debs
+	version=$(pkg_version glibc-source)
+	deb=$dir/libc6_${version//:/%3a}_amd64.deb
+	mkdir -p "$dir"
+	if [ ! -s "$deb" ]; then
+		(cd "$dir" && apt-get download "libc6:amd64=$version")
+	fi
+	[ -s "$deb" ] || die "apt-get download libc6=$version gave no $deb"
+	rm -rf "$SHARE/stock" "$SHARE/stock-deb"
+	dpkg-deb -x "$deb" "$SHARE/stock-deb"
+	# bookworm's libc6 ships its libraries in /lib (merged-/usr links it).
+	mv "$SHARE/stock-deb/lib/x86_64-linux-gnu" "$SHARE/stock"
+	rm -rf "$SHARE/stock-deb"
 }
 
 # run_bench NAME KERNEL: boot KERNEL with the image, run the benchmark.
@@ -39,7 +61,7 @@ run_bench() {
 	local name=$1 kernel=$2
 	say "bench: booting the kernel $name"
 	# shellcheck disable=SC2016 # $CHECKEXEC_JOB is the guest's
-	KERNEL=$kernel "$TOP/scripts/boot.sh" run --name "bench-$name" --dir "$UNPATCHED" -- \
+	KERNEL=$kernel "$TOP/scripts/boot.sh" run --name "bench-$name" --dir "$SHARE" -- \
 		bash -c '/usr/lib/checkexec/bin/checkexec-bench "$CHECKEXEC_JOB/bench.txt" .' >/dev/null ||
 		die "the benchmark failed on the kernel $name (see $BUILD/jobs/bench-$name/output)"
 	[ -s "$BUILD/jobs/bench-$name/bench.txt" ] ||
@@ -69,6 +91,7 @@ target() {
 "$TOP/scripts/build-all.sh"
 "$TOP/scripts/build-kernel.sh" --without-fast-path
 stage_unpatched_glibc
+stage_stock_libc
 run_bench without-fast-path "$BUILD/kernel-without-fast-path/bzImage"
 run_bench with-fast-path "$BUILD/kernel/bzImage"
 without=$BUILD/jobs/bench-without-fast-path/bench.txt

@@ -30,31 +30,11 @@ mirror=$(apt_repo bookworm)
 [ -n "$mirror" ] || die "the apt configuration of this machine has no bookworm repository (apt-get update?)"
 security=$(apt_repo bookworm-security)
 
+# The image gets exactly what testlibs/Makefile installs now: files an
+# earlier build installed (an old layout's) must not linger in it.
+rm -rf "$TESTLIBS/root"
 run_step "image: build the test programs (testlibs/)" "$LOGS/testlibs.log" \
 	make -C "$TOP/testlibs" O="$TESTLIBS"
-
-# stock_libc: Debian's own build of the same glibc (package libc6 of the
-# glibc-source version), kept in the image at /usr/lib/checkexec/stock for
-# make bench to compare with.  The .deb comes from the machine's apt mirror
-# and is kept in the cache.
-stock_libc() {
-	local version deb dir=$CACHE/debs stock=$TESTLIBS/root/usr/lib/checkexec/stock
-	version=$(pkg_version glibc-source)
-	deb=$dir/libc6_${version//:/%3a}_amd64.deb
-	mkdir -p "$dir"
-	if [ ! -s "$deb" ]; then
-		(cd "$dir" && apt-get download "libc6:amd64=$version")
-	fi
-	[ -s "$deb" ] || die "apt-get download libc6=$version gave no $deb"
-	rm -rf "$TESTLIBS/stock-deb" "$stock"
-	dpkg-deb -x "$deb" "$TESTLIBS/stock-deb"
-	mkdir -p "$stock"
-	# bookworm's libc6 ships its libraries in /lib (merged-/usr links it).
-	cp -a "$TESTLIBS/stock-deb/lib/x86_64-linux-gnu/." "$stock/"
-	rm -rf "$TESTLIBS/stock-deb"
-}
-run_step "image: Debian's libc6 $(pkg_version glibc-source), for make bench" \
-	"$LOGS/stock-libc.log" stock_libc
 
 base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
 	"security=$security" images/mkosi.default)

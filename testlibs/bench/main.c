@@ -1,8 +1,9 @@
 /* make bench's in-guest benchmark: prints the three tables (one call of
    each kind; program start-up; dlopen + dlclose) and writes them to FILE.
-   UNPATCHED is a directory with the project's build of glibc without the
-   patch (ld-linux-x86-64.so.2 and libc.so.6).  Run as root.
-   Usage: checkexec-bench FILE UNPATCHED  */
+   SHARE is a directory with Debian's stock C libraries (stock/) and the
+   project's build of glibc without the patch (unpatched/:
+   ld-linux-x86-64.so.2 and libc.so.6).  Run as root.
+   Usage: checkexec-bench FILE SHARE  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/utsname.h>
@@ -18,10 +19,10 @@ main (int argc, char **argv)
   struct utsname u;
   if (argc != 3 || uname (&u) != 0)
     {
-      fprintf (stderr, "usage: checkexec-bench FILE UNPATCHED\n");
+      fprintf (stderr, "usage: checkexec-bench FILE SHARE\n");
       return 2;
     }
-  if (stage_unpatched (argv[2]) != 0)
+  if (stage_libraries (argv[2]) != 0)
     return 1;
   FILE *out = open_memstream (&text, &len);
   if (out == NULL)

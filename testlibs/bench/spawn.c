@@ -1,5 +1,5 @@
 /* Starting a program under one of the benchmark's ld.so configurations:
-   Debian's own ld.so and libc (kept in the image for this), the project's
+   Debian's own ld.so and libc (shared from the host for this), the project's
    build of the same source without the patch (tells the patch from the
    build), or the project's with the executability securebits clear, set,
    or the audit tunable.  All run the program explicitly (ld.so PROGRAM)
@@ -19,7 +19,7 @@
 #include "../src/securebits.h"
 #include "timing.h"
 
-#define STOCK_DIR "/usr/lib/checkexec/stock"
+#define STOCK_DIR "/var/lib/checkexec/stock"
 #define UNPATCHED_DIR "/var/lib/checkexec/unpatched"
 #define SYSTEM_DIR "/usr/lib/x86_64-linux-gnu"
 #define LDSO "ld-linux-x86-64.so.2"
@@ -37,22 +37,17 @@ library_dir (enum config c)
 }
 
 int
-stage_unpatched (const char *from)
+stage_libraries (const char *share)
 {
-  static const char *const files[] = { LDSO, "libc.so.6" };
-  char source[4096], target[4096];
+  char stock[4096], unpatched[4096];
+  snprintf (stock, sizeof stock, "%s/stock", share);
+  snprintf (unpatched, sizeof unpatched, "%s/unpatched", share);
   if (make_directory ("/var/lib/checkexec", 0755) != 0
-      || make_directory (UNPATCHED_DIR, 0755) != 0)
-    return -1;
-  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+      || copy_directory (stock, STOCK_DIR, 0755) != 0
+      || copy_directory (unpatched, UNPATCHED_DIR, 0755) != 0)
     {
-      snprintf (source, sizeof source, "%s/%s", from, files[i]);
-      snprintf (target, sizeof target, "%s/%s", UNPATCHED_DIR, files[i]);
-      if (copy_file (source, target, 0755) != 0)
-        {
-          printf ("error: cannot copy %s to %s\n", source, target);
-          return -1;
-        }
+      printf ("error: cannot copy the C libraries of %s to the disk\n", share);
+      return -1;
     }
   return 0;
 }

@@ -8,10 +8,11 @@ enum config { STOCK, UNPATCHED, CLEAR, ENFORCING, AUDIT, CONFIGS };
 
 extern const char *const config_names[CONFIGS];
 
-/* Copy the project's unpatched ld.so and libc.so.6 from the directory FROM
-   to where configuration UNPATCHED runs them (the host shares FROM, a 9p
-   mount; the others run from the image's disk).  Returns 0 or -1.  */
-int stage_unpatched (const char *from);
+/* Copy the C libraries of configurations STOCK and UNPATCHED from the
+   directory SHARE (the host's, over 9p: stock/ and unpatched/) to where
+   they run, on the guest's disk; the image does not carry them.  Returns
+   0 or -1.  */
+int stage_libraries (const char *share);
 
 /* Run ARGS (a NULL-terminated command) through the ld.so of configuration
    C, with its standard output in OUTPUT (LEN bytes) if OUTPUT is not NULL.

@@ -1,7 +1,9 @@
 /* Small file helpers of the tests.  */
 #include "files.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -106,4 +108,43 @@ replace_symlink (const char *target, const char *name)
       return -1;
     }
   return 0;
+}
+
+int
+copy_directory (const char *from, const char *to, mode_t mode)
+{
+  DIR *dir = opendir (from);
+  if (dir == NULL)
+    {
+      printf ("# opendir %s: %m\n", from);
+      return -1;
+    }
+  int rc = make_directory (to, 0755);
+  struct dirent *e;
+  while (rc == 0 && (e = readdir (dir)) != NULL)
+    {
+      char source[PATH_MAX], target[PATH_MAX], link[PATH_MAX];
+      struct stat st;
+      snprintf (source, sizeof source, "%s/%s", from, e->d_name);
+      snprintf (target, sizeof target, "%s/%s", to, e->d_name);
+      if (lstat (source, &st) != 0)
+        rc = -1;
+      else if (S_ISREG (st.st_mode))
+        rc = copy_file (source, target, mode);
+      else if (S_ISLNK (st.st_mode))
+        {
+          ssize_t len = readlink (source, link, sizeof link - 1);
+          if (len < 0)
+            rc = -1;
+          else
+            {
+              link[len] = '\0';
+              rc = replace_symlink (link, target);
+            }
+        }
+    }
+  closedir (dir);
+  if (rc != 0)
+    printf ("# copying %s to %s failed\n", from, to);
+  return rc;
 }
