@@ -46,6 +46,10 @@ main (void)
   if (strstr (output, "unlock: refused") == NULL
       || strstr (output, "restrict_file=1 locked=1") == NULL)
     ok = 0;
+  /* The same seen from outside: grep reads the login shell's status.  */
+  in_login_session ("grep SecBits /proc/$$/status", output, sizeof output);
+  if (strstr (output, "SecBits:\t00000300") == NULL)
+    ok = 0;
   /* A library the kernel would not execute: 0644, on the root file
      system (where only root can put it).  */
   if (make_directory ("/var/lib/checkexec", 0755) != 0
