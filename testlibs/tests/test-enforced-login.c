@@ -4,9 +4,10 @@
    (which the login starts, not the login shell) runs enforced too, or not
    at all (Debian 12's systemd resets the securebits of every unit it
    starts, which the locked bits refuse: it then fails with
-   213/SECUREBITS); a service started
-   the documented way (ExecStart through set-exec -f -l) is enforced too;
-   root's session (this program's) is not.
+   213/SECUREBITS); no process of the login maps memory writable and
+   executable (set-exec -m); a service started the documented way
+   (ExecStart through set-exec -f -l) is enforced too; root's session
+   (this program's) is not enforced.
    Run as root.  Usage: test-enforced-login [EXPECTED-DIR] (unused)  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -49,6 +50,13 @@ main (void)
   /* The same seen from outside: grep reads the login shell's status.  */
   in_login_session ("grep SecBits /proc/$$/status", output, sizeof output);
   if (strstr (output, "SecBits:\t00000300") == NULL)
+    ok = 0;
+  /* No write-execute memory (PR_SET_MDWE): the mmap fails with EACCES.  */
+  if (in_login_session ("python3 -c 'import mmap; mmap.mmap(-1, 4096,"
+                        " prot=mmap.PROT_READ | mmap.PROT_WRITE"
+                        " | mmap.PROT_EXEC)'", output, sizeof output)
+          == 0
+      || strstr (output, "Errno 13") == NULL)
     ok = 0;
   /* A library the kernel would not execute: 0644, on the root file
      system (where only root can put it).  */

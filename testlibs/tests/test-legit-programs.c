@@ -1,6 +1,6 @@
 /* Nothing legitimate is refused under enforcement: everyday programs and
    the libraries and modules they load at run time work in the test user's
-   enforced login session and for root under set-exec -f -l (strace for
+   enforced login session and for root under set-exec -f -l -m (strace for
    root only: nobody else may trace, see test-no-ptrace).  Run as root.
    Usage: test-legit-programs [EXPECTED-DIR] (unused)  */
 #include <stdio.h>
@@ -32,7 +32,7 @@ run_enforced (const char *who, const char *command)
   char output[16384];
   char *const as_tester[] = { "/usr/bin/su", "-", "tester", "-c",
                               (char *) command, NULL };
-  char *const as_root[] = { "/usr/bin/set-exec", "-f", "-l", "--",
+  char *const as_root[] = { "/usr/bin/set-exec", "-f", "-l", "-m", "--",
                             "/bin/bash", "-c", (char *) command, NULL };
   int status = run_command (strcmp (who, "tester") == 0 ? as_tester : as_root,
                             output, sizeof output);
