@@ -9,12 +9,13 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <ftw.h>
-#include <mntent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../src/exec-mounts.h"
 
 #define OURS "/lib64/ld-linux-x86-64.so.2"
 
@@ -64,15 +65,8 @@ check_entry (const char *name, const struct stat *st, int type,
 int
 main (void)
 {
-  FILE *mounts = setmntent ("/proc/self/mounts", "r");
-  if (mounts == NULL)
+  if (walk_exec_mounts (check_entry) < 0)
     return 1;
-  struct mntent *m;
-  while ((m = getmntent (mounts)) != NULL)
-    if (hasmntopt (m, "noexec") == NULL && strcmp (m->mnt_type, "proc") != 0
-        && strcmp (m->mnt_type, "sysfs") != 0)
-      nftw (m->mnt_dir, check_entry, 32, FTW_PHYS | FTW_MOUNT);
-  endmntent (mounts);
   printf ("# %d files named like a dynamic linker, %d of them another one\n",
           loaders_seen, other_loaders);
   /* The walk must at least have found ours.  */

@@ -6,7 +6,6 @@
    file found writable.  Run as the test user.
    Usage: test-writable-places-noexec [EXPECTED-DIR] (unused)  */
 #include <ftw.h>
-#include <mntent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,23 +13,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* File systems where no file can be created and then mapped or run.  */
-static const char *const pseudo_filesystems[] = {
-  "proc", "sysfs", "cgroup", "cgroup2", "mqueue", "devpts", "securityfs",
-  "debugfs", "tracefs", "bpf", "pstore", "configfs", "fusectl", "autofs",
-  "binfmt_misc", "efivarfs", "hugetlbfs", NULL,
-};
+#include "../src/exec-mounts.h"
 
 static int writable_found;
-
-static bool
-is_pseudo (const char *type)
-{
-  for (int i = 0; pseudo_filesystems[i] != NULL; i++)
-    if (strcmp (type, pseudo_filesystems[i]) == 0)
-      return true;
-  return false;
-}
 
 static int
 check_entry (const char *name, const struct stat *st, int type,
@@ -76,19 +61,7 @@ int
 main (void)
 {
   int bad = check_named_places ();
-  FILE *mounts = setmntent ("/proc/self/mounts", "r");
-  if (mounts == NULL)
-    return 1;
-  struct mntent *m;
-  int walked = 0;
-  while ((m = getmntent (mounts)) != NULL)
-    {
-      if (hasmntopt (m, "noexec") != NULL || is_pseudo (m->mnt_type))
-        continue;
-      walked++;
-      nftw (m->mnt_dir, check_entry, 32, FTW_PHYS | FTW_MOUNT);
-    }
-  endmntent (mounts);
+  int walked = walk_exec_mounts (check_entry);
   printf ("# walked %d mounts that allow execution\n", walked);
   return bad == 0 && writable_found == 0 && walked > 0 ? 0 : 1;
 }
