@@ -22,7 +22,7 @@ KERNEL=${KERNEL:-$BUILD/kernel/bzImage}
 IMAGE=$BUILD/image/checkexec.raw
 ACCEL=${ACCEL:-tcg}
 TIMEOUT=${TIMEOUT:-900}
-CMDLINE="console=ttyS0 root=/dev/vda1 rw panic=-1 lsm=landlock,lockdown,yama,integrity"
+CMDLINE="console=ttyS0 root=/dev/vda1 rw panic=-1 lsm=landlock,lockdown,yama,integrity,execrestrict"
 
 usage() {
 	sed -n '2,/^set /s/^# \{0,1\}//p' "$0" >&2

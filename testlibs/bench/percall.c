@@ -1,16 +1,22 @@
 /* Part 1 of the benchmark: the cost of one call of each kind, side by side
-   in one run, as a multiple of faccessat(X_OK).  */
+   in one run, as a multiple of faccessat(X_OK).  The mmap(PROT_EXEC) of an
+   allowed file is timed in a child with the bit clear and in one with the
+   bit set: they differ by the kernel's mapping check (Exec Restrict).  */
 #include "bench.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../src/files.h"
+#include "../src/securebits.h"
 #include "timing.h"
 
 #define AT_EXECVE_CHECK 0x10000
@@ -19,11 +25,12 @@
 #define ROUNDS 31
 
 enum call { ALLOWED_CHECK, DENIED_CHECK, FACCESSAT, FSTATVFS, NULL_SYSCALL,
-            CALLS };
+            MAP_EXEC_CLEAR, MAP_EXEC_RESTRICTED, CALLS };
 
 static const char *const call_names[CALLS] = {
   "AT_EXECVE_CHECK, allowed", "AT_EXECVE_CHECK, denied",
   "faccessat(X_OK)", "fstatvfs()", "null syscall (getppid)",
+  "mmap(PROT_EXEC), bit clear", "mmap(PROT_EXEC), bit set",
 };
 
 static int allowed_fd, denied_fd;
@@ -36,13 +43,25 @@ check (int fd)
                   AT_EMPTY_PATH | AT_EXECVE_CHECK);
 }
 
-/* One call of kind C.  */
-static void
+/* Map one page of the allowed file executable and unmap it; 0 or -1.  */
+static int
+map_exec (void)
+{
+  void *code = mmap (NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+                     allowed_fd, 0);
+  return code == MAP_FAILED ? -1 : munmap (code, 4096);
+}
+
+/* One call of kind C; 0, or -1 if a mapping failed.  */
+static int
 call (enum call c)
 {
   struct statvfs sv;
   switch (c)
     {
+    case MAP_EXEC_CLEAR:
+    case MAP_EXEC_RESTRICTED:
+      return map_exec ();
     case ALLOWED_CHECK:
       check (allowed_fd);
       break;
@@ -59,16 +78,57 @@ call (enum call c)
       syscall (SYS_getppid);
       break;
     }
+  return 0;
 }
 
-/* The mean cost of a call of kind C over ITERATIONS calls, in ns.  */
+/* The mean cost of a call of kind C over ITERATIONS calls, in ns; -1 if
+   one failed.  */
+static double
+time_here (enum call c, int iterations)
+{
+  int failed = 0;
+  double start = now_ns ();
+  for (int i = 0; i < iterations; i++)
+    failed |= call (c);
+  double elapsed = now_ns () - start;
+  return failed != 0 ? -1 : elapsed / iterations;
+}
+
+/* time_here in a child process, which sets SECBIT_EXEC_RESTRICT_FILE for
+   MAP_EXEC_RESTRICTED; -1 if anything failed.  */
+static double
+time_in_child (enum call c, int iterations)
+{
+  double mean = -1;
+  int pipefd[2];
+  if (pipe (pipefd) != 0)
+    return -1;
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      long bits = prctl (PR_GET_SECUREBITS);
+      if (c == MAP_EXEC_RESTRICTED
+          && prctl (PR_SET_SECUREBITS, bits | SECBIT_EXEC_RESTRICT_FILE) != 0)
+        _exit (1);
+      mean = time_here (c, iterations);
+      _exit (write (pipefd[1], &mean, sizeof mean) == sizeof mean ? 0 : 1);
+    }
+  close (pipefd[1]);
+  if (pid < 0 || read (pipefd[0], &mean, sizeof mean) != sizeof mean)
+    mean = -1;
+  close (pipefd[0]);
+  int status;
+  if (pid > 0 && (waitpid (pid, &status, 0) != pid || status != 0))
+    mean = -1;
+  return mean;
+}
+
 static double
 time_calls (enum call c, int iterations)
 {
-  double start = now_ns ();
-  for (int i = 0; i < iterations; i++)
-    call (c);
-  return (now_ns () - start) / iterations;
+  return c >= MAP_EXEC_CLEAR ? time_in_child (c, iterations)
+                             : time_here (c, iterations);
 }
 
 /* The files and the answers the benchmark relies on.  */
@@ -103,6 +163,11 @@ bench_per_call (FILE *out)
       {
         enum call c = (r + i) % CALLS;
         samples[c][r] = time_calls (c, c <= DENIED_CHECK ? 2500 : 10000);
+        if (samples[c][r] < 0)
+          {
+            printf ("error: %s failed\n", call_names[c]);
+            return -1;
+          }
       }
   for (int c = 0; c < CALLS; c++)
     ratio[c] = median_ratio (samples[c], samples[FACCESSAT], ROUNDS);

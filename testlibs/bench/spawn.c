@@ -26,8 +26,17 @@
 
 const char *const config_names[CONFIGS] = {
   "stock ld.so", "ours, unpatched", "patched, clear", "patched, enforcing",
-  "patched, audit",
+  "patched, audit", "ld.so-only enforcing",
 };
+
+/* The glibc.rtld.exec_check tunable of configuration C, if any.  */
+static const char *
+tunables (enum config c)
+{
+  return c == AUDIT               ? "GLIBC_TUNABLES=glibc.rtld.exec_check=1"
+         : c == TUNABLE_ENFORCING ? "GLIBC_TUNABLES=glibc.rtld.exec_check=2"
+                                  : NULL;
+}
 
 /* The library directory of configuration C; its ld.so is LDSO in it.  */
 static const char *
@@ -79,10 +88,7 @@ start_child (void *arg, int out)
   for (int i = 0; start->args[i] != NULL && n < 15; i++)
     argv[n++] = start->args[i];
   argv[n] = NULL;
-  const char *envp[] = { "PATH=/usr/bin:/bin",
-                         c == AUDIT ? "GLIBC_TUNABLES=glibc.rtld.exec_check=1"
-                                    : NULL,
-                         NULL };
+  const char *envp[] = { "PATH=/usr/bin:/bin", tunables (c), NULL };
   long bits = prctl (PR_GET_SECUREBITS);
   if (c == ENFORCING
       && prctl (PR_SET_SECUREBITS, bits | SECBIT_EXEC_RESTRICT_FILE) != 0)

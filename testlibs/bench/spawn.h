@@ -4,7 +4,12 @@
 
 #include <stddef.h>
 
-enum config { STOCK, UNPATCHED, CLEAR, ENFORCING, AUDIT, CONFIGS };
+/* ENFORCING sets SECBIT_EXEC_RESTRICT_FILE: ld.so and the kernel (Exec
+   Restrict) enforce.  TUNABLE_ENFORCING enforces in ld.so alone (the
+   glibc.rtld.exec_check=2 tunable, the bit clear): the two differ by the
+   kernel's mapping check only.  */
+enum config { STOCK, UNPATCHED, CLEAR, ENFORCING, AUDIT, TUNABLE_ENFORCING,
+              CONFIGS };
 
 extern const char *const config_names[CONFIGS];
 

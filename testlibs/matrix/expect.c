@@ -1,7 +1,7 @@
 /* What each case must end in, and whether it did.  Every verdict names
    the layer that decided: ld.so's check (its LD_DEBUG=execcheck line for
-   the payload), the mount (a mapping that failed), the kernel's exec, the
-   memfd sysctl or Yama.  */
+   the payload), the mount or Exec Restrict (a mapping that failed), the
+   kernel's exec, the memfd sysctl or Yama.  */
 #include "matrix.h"
 
 #include <stdio.h>
@@ -21,6 +21,7 @@ static const char *const outcome_names[] = {
   [NO_MEMFD] = "memfd not created",
   [ALL_REFUSED] = "every object refused",
   [TRACE_DENIED] = "tracing refused",
+  [KERNEL_DENIED] = "not mapped (Exec Restrict)",
 };
 
 const char *
@@ -43,6 +44,8 @@ expected_outcome (const struct path *path, enum situation s, enum mode m)
     return TRACE_DENIED;
   if (mode_check_error (m) != 0)
     return ALL_REFUSED;
+  if (mode_forges_success (m))
+    return situation_fails_check (s) ? KERNEL_DENIED : LOADED;
   if (s == MEMFD_EXEC)
     return NO_MEMFD;
   if (path->execs_from_directory && (s == NOEXEC_0755 || s == LANDLOCK_DENIED))
@@ -81,15 +84,16 @@ has_line (const char *output, const char *first, const char *second)
   return false;
 }
 
-/* ld.so's check refused the payload FILE (as PATH names it).  */
+/* ld.so's check gave the payload FILE (as PATH names it) VERDICT.  */
 static bool
-check_refused (const struct path *path, const char *file, const char *output)
+check_said (const struct path *path, const char *file, const char *verdict,
+            const char *output)
 {
   const char *name = path->loaded_as != NULL ? path->loaded_as : file;
   const char *slash = strrchr (name, '/');
   char tail[512];
-  snprintf (tail, sizeof tail, "/%s verdict=refused",
-            slash != NULL ? slash + 1 : name);
+  snprintf (tail, sizeof tail, "/%s verdict=%s",
+            slash != NULL ? slash + 1 : name, verdict);
   return has_line (output, "exec check: file=", tail);
 }
 
@@ -114,6 +118,15 @@ map_attempted (const char *file, const char *output)
   return map != NULL && (next_try == NULL || map < next_try);
 }
 
+/* ld.so tried to map FILE and failed: its error, or for a path that says
+   nothing, the attempt.  */
+static bool
+map_failed (const struct path *path, const char *file, const char *output)
+{
+  return path->silent_refusal != NULL ? map_attempted (file, output)
+                                      : has (output, "failed to map segment");
+}
+
 /* The part of the verdict that depends on the outcome.  */
 static bool
 outcome_seen (enum outcome expected, const struct path *path, enum mode m,
@@ -128,15 +141,23 @@ outcome_seen (enum outcome expected, const struct path *path, enum mode m,
       return marked;
     case REFUSED:
       *why = "ld.so's check did not refuse the payload";
-      return !marked && check_refused (path, file, output)
+      return !marked && check_said (path, file, "refused", output)
              && (has (output, POLICY_TEXT)
                  || (path->silent_refusal != NULL
                      && has (output, path->silent_refusal)));
     case MAP_DENIED:
       *why = "mapping the payload did not fail";
-      return !marked
-             && (path->silent_refusal != NULL ? map_attempted (file, output)
-                 : has (output, "failed to map segment"));
+      return !marked && map_failed (path, file, output);
+    case KERNEL_DENIED:
+      /* The forged "allowed" must have reached ld.so.  */
+      if (m == MODE_CHECK_FORGED
+          && !check_said (path, file, "allowed", output))
+        {
+          *why = "ld.so's check did not allow the payload";
+          return false;
+        }
+      *why = "mapping the payload did not fail";
+      return !marked && map_failed (path, file, output);
     case NOT_LOADABLE:
       *why = "the payload left a mark";
       return !marked;

@@ -24,7 +24,9 @@ enum situation
 
 /* How the check is set up for the loading process.  From MODE_LOCKED on,
    the bit is set and locked, and the modes after it are the attacks of a
-   user in the enforced session on the answers ld.so gets.  */
+   user in the enforced session on the answers ld.so gets: forged errors
+   (ld.so fails closed) and forged successes (the kernel refuses the
+   mapping).  */
 enum mode
 {
   MODE_CLEAR,       /* securebits clear, tunable unset: stock behaviour */
@@ -35,6 +37,8 @@ enum mode
   MODE_CHECK_EINVAL,  /* a seccomp filter answers the check: EINVAL */
   MODE_CHECK_ENOSYS,  /* ... ENOSYS */
   MODE_CHECK_EPERM,   /* ... EPERM */
+  MODE_SECUREBITS_FORGED,  /* a seccomp filter answers PR_GET_SECUREBITS: 0 */
+  MODE_CHECK_FORGED,  /* a seccomp filter answers the check: 0 */
   MODE_TRACED,      /* strace answers 0 for every execveat */
   MODE_COUNT
 };
@@ -50,6 +54,7 @@ enum outcome
   NO_MEMFD,         /* vm.memfd_noexec=2 refused to create the memfd */
   ALL_REFUSED,      /* ld.so refused every object: the answer was an error */
   TRACE_DENIED,     /* the kernel refused the tracer (Yama) */
+  KERNEL_DENIED,    /* ld.so was lied to, Exec Restrict refused the mapping */
 };
 
 /* A path names the payload either as a file (any name works, including
@@ -149,6 +154,9 @@ int mode_enter (enum mode m);
 const char *mode_environment (enum mode m);
 /* The error a seccomp filter answers the check with in mode M, or 0.  */
 int mode_check_error (enum mode m);
+/* Whether mode M lies to ld.so with a success it cannot tell from the
+   kernel's answer.  */
+bool mode_forges_success (enum mode m);
 
 /* The outcome PATH must have for situation S in mode M.  */
 enum outcome expected_outcome (const struct path *path, enum situation s,

@@ -17,6 +17,8 @@ static const char *const names[MODE_COUNT] = {
   [MODE_CHECK_EINVAL] = "locked, check answers EINVAL",
   [MODE_CHECK_ENOSYS] = "locked, check answers ENOSYS",
   [MODE_CHECK_EPERM] = "locked, check answers EPERM",
+  [MODE_SECUREBITS_FORGED] = "locked, securebits read as 0",
+  [MODE_CHECK_FORGED] = "locked, check answers 0",
   [MODE_TRACED] = "locked, strace answers 0",
 };
 
@@ -64,6 +66,12 @@ mode_check_error (enum mode m)
     }
 }
 
+bool
+mode_forges_success (enum mode m)
+{
+  return m == MODE_SECUREBITS_FORGED || m == MODE_CHECK_FORGED;
+}
+
 static int
 set_securebits (long wanted)
 {
@@ -98,6 +106,10 @@ mode_enter (enum mode m)
     try_unlock ();
   if (m == MODE_SECUREBITS_UNREADABLE)
     return forge_securebits_error (EPERM);
+  if (m == MODE_SECUREBITS_FORGED)
+    return forge_securebits_error (0);
+  if (m == MODE_CHECK_FORGED)
+    return forge_check_error (0);
   if (mode_check_error (m) != 0)
     return forge_check_error (mode_check_error (m));
   return 0;

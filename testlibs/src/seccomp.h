@@ -5,11 +5,13 @@
 #define CHECKEXEC_SECCOMP_H
 
 /* From now on, make PR_GET_SECUREBITS fail with ERROR in this process and
-   the programs it runs.  Returns 0, or -1 after printing why.  */
+   the programs it runs (an ERROR of 0: succeed and return 0, as if no bit
+   were set).  Returns 0, or -1 after printing why.  */
 int forge_securebits_error (int error);
 
 /* From now on, make every execveat with AT_EXECVE_CHECK fail with ERROR
-   instead of reaching the kernel's check.  Returns 0 or -1.  */
+   instead of reaching the kernel's check (0: succeed, "allowed").
+   Returns 0 or -1.  */
 int forge_check_error (int error);
 
 #endif

@@ -1,22 +1,25 @@
-/* What vm.memfd_noexec=2 refuses and what it does not.  Refused: creating
-   an executable memfd (MFD_EXEC), making a default memfd executable (it is
-   sealed without execute permission), passing AT_EXECVE_CHECK with it, and
-   executing it; so ld.so refuses every memfd under the securebits.  Not
-   refused: mapping a default memfd executable with mmap(PROT_EXEC), which
-   the kernel allows today whatever the securebits; this test asserts that
-   too, so that it changes when the kernel starts refusing it.  One TAP
-   result each.  Usage: test-memfd-noexec [EXPECTED-DIR] (unused)  */
+/* What vm.memfd_noexec=2 refuses, and what Exec Restrict adds.  Refused by
+   the sysctl: creating an executable memfd (MFD_EXEC), making a default
+   memfd executable (it is sealed without execute permission), passing
+   AT_EXECVE_CHECK with it, and executing it; so ld.so refuses every memfd
+   under the securebits.  Mapping a default memfd with PROT_EXEC works
+   without the securebits and is refused by the kernel (Exec Restrict)
+   under SECBIT_EXEC_RESTRICT_FILE.  One TAP result each.
+   Usage: test-memfd-noexec [EXPECTED-DIR] (unused)  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../src/attempt.h"
 #include "../src/files.h"
+#include "../src/securebits.h"
 #include "../src/tap.h"
 
 #ifndef MFD_EXEC
@@ -54,10 +57,40 @@ try_exec_memfd (void *fd)
   return errno;
 }
 
+/* Map the memfd FD executable, under SECBIT_EXEC_RESTRICT_FILE if the
+   attempt says so.  */
+struct map_attempt
+{
+  int fd;
+  bool restricted;
+};
+
+/* 0 or the errno of mmap; 255 if the bit could not be set.  */
+static int
+try_map_memfd (void *closure)
+{
+  const struct map_attempt *attempt = closure;
+  if (attempt->restricted
+      && prctl (PR_SET_SECUREBITS,
+                prctl (PR_GET_SECUREBITS) | SECBIT_EXEC_RESTRICT_FILE) != 0)
+    return 255;
+  void *code = mmap (NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+                     attempt->fd, 0);
+  return code == MAP_FAILED ? errno : 0;
+}
+
+static const char *
+map_result (int error)
+{
+  return error == 0     ? "mapped"
+         : error == 255 ? "cannot set the bit"
+                        : strerror (error);
+}
+
 int
 main (void)
 {
-  tap_plan (6);
+  tap_plan (7);
   int value = sysctl_value ();
   tap_result (value == 2, "vm.memfd_noexec is 2 (%d)", value);
 
@@ -91,10 +124,15 @@ main (void)
               "executing a default memfd is refused with EACCES (%s)",
               error == 0 ? "it ran" : strerror (error));
 
-  void *code = mmap (NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-  tap_result (code != MAP_FAILED,
-              "not refused (the kernel does not refuse it yet): mapping a"
-              " default memfd with PROT_EXEC (%s)",
-              code != MAP_FAILED ? "mapped" : strerror (errno));
+  struct map_attempt open_map = { fd, false }, restricted_map = { fd, true };
+  error = attempt_in_child (try_map_memfd, &open_map);
+  tap_result (error == 0,
+              "without the securebits a default memfd maps with PROT_EXEC"
+              " (%s)", map_result (error));
+  error = attempt_in_child (try_map_memfd, &restricted_map);
+  tap_result (error == EACCES,
+              "under SECBIT_EXEC_RESTRICT_FILE the kernel refuses to map a"
+              " default memfd with PROT_EXEC: EACCES (%s)",
+              map_result (error));
   return tap_failures () == 0 ? 0 : 1;
 }

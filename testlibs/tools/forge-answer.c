@@ -6,7 +6,10 @@
      forge-answer check ERRNO PROGRAM [ARG...]
          execveat with AT_EXECVE_CHECK fails with ERRNO
    ERRNO is a number or one of EPERM, EACCES, EINVAL, ENOSYS.  The
-   project's ld.so must fail closed under both.  */
+   project's ld.so must fail closed under both.  An ERRNO of 0 forges
+   success: the call returns 0 without reaching the kernel (the bits read
+   as clear, every file "allowed"), which no program can tell from the
+   truth; the kernel (Exec Restrict) then refuses the mapping.  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +34,7 @@ parse_errno (const char *text)
       return names[i].value;
   char *end;
   long value = strtol (text, &end, 10);
-  return *text != '\0' && *end == '\0' && value > 0 && value < 4096
+  return *text != '\0' && *end == '\0' && value >= 0 && value < 4096
              ? (int) value
              : -1;
 }
