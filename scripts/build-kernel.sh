@@ -131,13 +131,18 @@ compile() {
 
 # The user-space side of the series, built against its UAPI headers and
 # installed into guest-root/ for the image: the exec and landlock kselftests
-# (with their run_kselftest.sh) and the set-exec sample.
+# (with their run_kselftest.sh), mm's mdwe_test and the set-exec sample.
 build_user_space() {
 	local root=$OUT.new/guest-root
 	cd "$KSRC"
 	make headers
 	make -C tools/testing/selftests TARGETS="$KSELFTESTS" \
 		INSTALL_PATH="$root/usr/lib/checkexec/kselftest" install
+	# Of the mm selftests only MDWE's (linux/0017): the suite as a whole
+	# needs more than the guest has.
+	make -C tools/testing/selftests/mm "$KSRC/tools/testing/selftests/mm/mdwe_test"
+	install -D -m 0755 tools/testing/selftests/mm/mdwe_test \
+		"$root/usr/lib/checkexec/kselftest/mm/mdwe_test"
 	mkdir -p "$root/usr/bin"
 	gcc -O2 -Wall -Wextra -Werror -isystem "$OUT.new/headers/include" \
 		-o "$root/usr/bin/set-exec" samples/check-exec/set-exec.c
@@ -156,7 +161,7 @@ run_step "$STEP: configure" "$LOG-config.log" configure
 run_step "$STEP: build bzImage with $JOBS jobs (about 15 min on a fresh machine)" \
 	"$LOG-build.log" compile
 if [ -z "$variant" ]; then
-	run_step "kernel: build the $KSELFTESTS selftests and set-exec" \
+	run_step "kernel: build the $KSELFTESTS selftests, mdwe_test and set-exec" \
 		"$LOG-user-space.log" build_user_space
 fi
 rm -rf "$OUT"

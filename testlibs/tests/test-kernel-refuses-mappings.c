@@ -1,12 +1,14 @@
-/* The ways past ld.so that never ask it, refused by the kernel (Exec
-   Restrict) under SECBIT_EXEC_RESTRICT_FILE: python3 mapping a file, a
+/* The ways past ld.so that never ask it, refused by the kernel under the
+   enforced login's profile (set-exec -f -l -m): python3 mapping a file, a
    memfd or shared anonymous memory executable, and a static program whose
-   own (stock) loader dlopens a library.  The file is root's, 0644, on a
+   own (stock) loader dlopens a library, all refused by Exec Restrict;
+   python3 growing its heap with READ_IMPLIES_EXEC to run code it wrote
+   there, refused by MDWE (linux/0016).  The file is root's, 0644, on a
    mount that allows execution: only its missing execute bit makes the
    check refuse it.  Each attack runs as root and as the test user, with
-   the bits clear (it must work) and set and locked by set-exec -f -l (the
-   kernel must refuse it).  One TAP result each, after one for the
-   module's place among the running LSMs.  Runs as root.
+   the bits clear (it must work) and under the profile (the kernel must
+   refuse it).  One TAP result each, after one for the module's place
+   among the running LSMs.  Runs as root.
    Usage: test-kernel-refuses-mappings [EXPECTED-DIR] (unused)  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,6 +52,25 @@ static const char map_program[]
       "except OSError as e:\n"
       "    print('refused:', e)\n";
 
+/* Grow the heap with READ_IMPLIES_EXEC in the personality (new brk memory
+   is then writable and executable), put "mov eax, 42; ret" there and call
+   it.  The personality is reset at once: under MDWE every later
+   allocation would fail with it.  */
+static const char brk_program[]
+    = "import ctypes, os\n"
+      "libc = ctypes.CDLL(None, use_errno=True)\n"
+      "libc.sbrk.restype = ctypes.c_void_p\n"
+      "libc.sbrk.argtypes = [ctypes.c_long]\n"
+      "libc.personality(0x0400000)\n"
+      "base = libc.sbrk(0x20000)\n"
+      "error = ctypes.get_errno()\n"
+      "libc.personality(0)\n"
+      "if base == ctypes.c_void_p(-1).value:\n"
+      "    raise SystemExit('refused: sbrk: ' + os.strerror(error))\n"
+      "page = (base + 0xfff) & ~0xfff\n"
+      "ctypes.memmove(page, b'\\xb8\\x2a\\x00\\x00\\x00\\xc3', 6)\n"
+      "print('returned', ctypes.CFUNCTYPE(ctypes.c_int)(page)())\n";
+
 struct attack
 {
   const char *name;
@@ -68,13 +89,17 @@ static const struct attack attacks[] = {
   { "python3 maps shared anonymous memory executable",
     { "/usr/bin/python3", "-c", map_program, "shared-anonymous" },
     "mapped", "refused: [Errno 13] Permission denied" },
+  { "python3 runs code it wrote to a READ_IMPLIES_EXEC heap (brk)",
+    { "/usr/bin/python3", "-c", brk_program },
+    /* brk(2) reports no error, only a break that did not move.  */
+    "returned 42", "refused: sbrk: Cannot allocate memory" },
   { "a static program on Debian's libc.a dlopens root's 0644 library",
     { PAYLOAD "/static-dlopen", PLAIN_LIBRARY },
     "returned 42", "failed to map segment from shared object" },
 };
 
-/* Run ATTACK as USER (root needs no runuser), under set-exec -f -l if
-   LOCKED, into OUTPUT.  */
+/* Run ATTACK as USER (root needs no runuser), under set-exec -f -l -m
+   (the enforced login's profile) if LOCKED, into OUTPUT.  */
 static void
 run_attack (const struct attack *attack, const char *user, bool locked,
             char *output, size_t len)
@@ -93,6 +118,7 @@ run_attack (const struct attack *attack, const char *user, bool locked,
       argv[n++] = "/usr/bin/set-exec";
       argv[n++] = "-f";
       argv[n++] = "-l";
+      argv[n++] = "-m";
       argv[n++] = "--";
     }
   for (int i = 0; attack->argv[i] != NULL; i++)
@@ -136,7 +162,8 @@ try_attack (const struct attack *attack, const char *user, bool locked)
   bool worked = strstr (output, attack->worked) != NULL;
   if (locked)
     tap_result (!worked && strstr (output, attack->refused) != NULL,
-                "%s, as %s, bits set and locked: refused by the kernel",
+                "%s, as %s, bits set and locked, MDWE: refused by the"
+                " kernel", 
                 attack->name, user);
   else
     tap_result (worked, "%s, as %s, bits clear: it works", attack->name,
