@@ -7,7 +7,6 @@
      loadcase dlmopen NAME      dlmopen into a new namespace
      loadcase nss               getpwnam through the configured NSS modules
      loadcase gconv             iconv_open to the CHECKEXEC-MARK charset
-     loadcase securebits        print the executability securebits
      loadcase unlock            try to clear SECBIT_EXEC_RESTRICT_FILE:
                                 "unlock: refused" (status 0) or
                                 "unlock: succeeded" (status 1)
@@ -20,23 +19,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "../matrix/matrix.h"
 #include "../src/securebits.h"
-
-static int
-print_securebits (void)
-{
-  long bits = prctl (PR_GET_SECUREBITS);
-  if (bits < 0)
-    return 1;
-  printf ("securebits: restrict_file=%d locked=%d\n",
-          (bits & SECBIT_EXEC_RESTRICT_FILE) != 0,
-          (bits & SECBIT_EXEC_RESTRICT_FILE_LOCKED) != 0);
-  return 0;
-}
 
 static int
 report_dlopen (void *handle, const char *name)
@@ -97,8 +83,6 @@ main (int argc, char **argv)
   const char *name = argc > 2 ? argv[2] : NULL;
   if (strcmp (action, "report") == 0)
     return 0;
-  if (strcmp (action, "securebits") == 0)
-    return print_securebits ();
   if (strcmp (action, "unlock") == 0)
     return try_unlock () == 0 ? 0 : 1;
   if (strcmp (action, "nss") == 0)
