@@ -139,8 +139,11 @@ build_user_space() {
 	make -C tools/testing/selftests TARGETS="$KSELFTESTS" \
 		INSTALL_PATH="$root/usr/lib/checkexec/kselftest" install
 	# Of the mm selftests only MDWE's (linux/0017): the suite as a whole
-	# needs more than the guest has.
-	make -C tools/testing/selftests/mm "$KSRC/tools/testing/selftests/mm/mdwe_test"
+	# needs more than the guest has.  OUTPUT must be given: lib.mk sets it
+	# only when make is not run from another make (make check).
+	make -C tools/testing/selftests/mm \
+		OUTPUT="$KSRC/tools/testing/selftests/mm" \
+		"$KSRC/tools/testing/selftests/mm/mdwe_test"
 	install -D -m 0755 tools/testing/selftests/mm/mdwe_test \
 		"$root/usr/lib/checkexec/kselftest/mm/mdwe_test"
 	mkdir -p "$root/usr/bin"
