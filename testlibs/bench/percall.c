@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
@@ -107,9 +106,7 @@ time_in_child (enum call c, int iterations)
   pid_t pid = fork ();
   if (pid == 0)
     {
-      long bits = prctl (PR_GET_SECUREBITS);
-      if (c == MAP_EXEC_RESTRICTED
-          && prctl (PR_SET_SECUREBITS, bits | SECBIT_EXEC_RESTRICT_FILE) != 0)
+      if (c == MAP_EXEC_RESTRICTED && set_restrict_file () != 0)
         _exit (1);
       mean = time_here (c, iterations);
       _exit (write (pipefd[1], &mean, sizeof mean) == sizeof mean ? 0 : 1);

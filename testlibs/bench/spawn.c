@@ -10,7 +10,6 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -89,9 +88,7 @@ start_child (void *arg, int out)
     argv[n++] = start->args[i];
   argv[n] = NULL;
   const char *envp[] = { "PATH=/usr/bin:/bin", tunables (c), NULL };
-  long bits = prctl (PR_GET_SECUREBITS);
-  if (c == ENFORCING
-      && prctl (PR_SET_SECUREBITS, bits | SECBIT_EXEC_RESTRICT_FILE) != 0)
+  if (c == ENFORCING && set_restrict_file () != 0)
     _exit (126);
   int null = open ("/dev/null", O_WRONLY);
   dup2 (start->want_output ? out : null, STDOUT_FILENO);

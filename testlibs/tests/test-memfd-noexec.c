@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -70,9 +69,7 @@ static int
 try_map_memfd (void *closure)
 {
   const struct map_attempt *attempt = closure;
-  if (attempt->restricted
-      && prctl (PR_SET_SECUREBITS,
-                prctl (PR_GET_SECUREBITS) | SECBIT_EXEC_RESTRICT_FILE) != 0)
+  if (attempt->restricted && set_restrict_file () != 0)
     return 255;
   void *code = mmap (NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE,
                      attempt->fd, 0);
