@@ -22,7 +22,10 @@ KERNEL=${KERNEL:-$BUILD/kernel/bzImage}
 IMAGE=$BUILD/image/checkexec.raw
 ACCEL=${ACCEL:-tcg}
 TIMEOUT=${TIMEOUT:-900}
-CMDLINE="console=ttyS0 root=/dev/vda1 rw panic=-1 lsm=landlock,lockdown,yama,integrity,execrestrict"
+# slab_nomerge: the soak test (test-check-soak) counts the objects of the
+# cred and filp caches, which must hold nothing else.
+CMDLINE="console=ttyS0 root=/dev/vda1 rw panic=-1 slab_nomerge"
+CMDLINE+=" lsm=landlock,lockdown,yama,integrity,apparmor,ipe,execrestrict"
 # Under TCG the kernel's late "sched_clock: Marking stable" patches a static
 # branch while the other vCPU runs it, and TCG can still execute the int3
 # of that patch after the kernel has finished it: "Oops: int3" in

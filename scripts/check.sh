@@ -83,6 +83,13 @@ count_guest_results "$JOB/output"
 host_check "the guest test runner exited with status 0 (it was $status)" \
 	test "$status" -eq 0
 host_check "the result channel brought the host's nonce back" nonce_came_back
+# IMA takes its policy once per boot: its test has a boot of its own.
+status=0
+"$TOP/scripts/boot.sh" run --name check-ima -- \
+	/usr/lib/checkexec/tests/test-ima-appraise || status=$?
+count_guest_results "$BUILD/jobs/check-ima/output"
+host_check "the IMA test exited with status 0 (it was $status)" \
+	test "$status" -eq 0
 for patch in "$TOP"/linux/*.patch; do
 	[ -e "$patch" ] || continue
 	host_check "checkpatch --strict is clean on linux/${patch##*/}" \

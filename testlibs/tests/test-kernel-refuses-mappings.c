@@ -131,7 +131,7 @@ run_attack (const struct attack *attack, const char *user, bool locked,
 }
 
 /* Whether Exec Restrict is among the running LSMs, as lsm_list_modules(2)
-   lists them (the guest has no securityfs).  */
+   lists them.  */
 static bool
 exec_restrict_is_active (void)
 {

@@ -1,0 +1,18 @@
+/* execveat (AT_EXECVE_CHECK): would the kernel execute this file?  */
+#ifndef CHECKEXEC_EXEC_CHECK_H
+#define CHECKEXEC_EXEC_CHECK_H
+
+/* The flag of Linux 6.14 (linux/0001); the build host's headers may not
+   have it.  */
+#ifndef AT_EXECVE_CHECK
+# define AT_EXECVE_CHECK 0x10000
+#endif
+
+/* Check the file open at FD: 0, or the errno of the check.  */
+int exec_check_fd (int fd);
+
+/* Check the file PATH (opened without following a last symbolic link):
+   0, or the errno of the open or of the check.  */
+int exec_check_path (const char *path);
+
+#endif
