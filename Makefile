@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc image build check check-glibc bench demo shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc image build check check-glibc bench demo kernel-debug shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -20,6 +20,9 @@ help:
 	@echo "                patched vs unpatched, on the host (part of make check)"
 	@echo "make bench      the cost of the check: both kernels (with and without the"
 	@echo "                fast path), stock vs patched ld.so; build/bench-table.txt"
+	@echo "make kernel-debug  the series built with KASAN, lockdep and kmemleak:"
+	@echo "                the exec selftests and the soak under it, then leak"
+	@echo "                and lock reports (about 1 h; not part of make check)"
 	@echo "make demo       boot the guest, try to get code past the policy in an open,"
 	@echo "                an audit and an enforced session; print the table"
 	@echo "                (also written to build/demo-table.txt)"
@@ -61,6 +64,9 @@ bench: deps
 
 demo: build
 	@$(SCRIPTS)/demo.sh
+
+kernel-debug: deps
+	@$(SCRIPTS)/kernel-debug.sh
 
 shell: build
 	@$(SCRIPTS)/boot.sh shell $(USER_ARG)

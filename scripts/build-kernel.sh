@@ -7,6 +7,9 @@
 #   build-kernel.sh --without-fast-path
 #                            the series without the AT_EXECVE_CHECK fast path,
 #                            for make bench: build/kernel-without-fast-path/
+#   build-kernel.sh --debug  the series with KASAN, lockdep and kmemleak
+#                            (linux/debug/debug.config on top), for
+#                            scripts/kernel-debug.sh: build/kernel-debug/
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -15,8 +18,13 @@ hold_build_lock
 case ${1:-} in
 "") variant="" ;;
 --without-fast-path) variant=-without-fast-path ;;
-*) die "usage: build-kernel.sh [--without-fast-path]" ;;
+--debug) variant=-debug ;;
+*) die "usage: build-kernel.sh [--without-fast-path | --debug]" ;;
 esac
+# The fragments merged on top of the defconfigs: the project's, and for the
+# debug variant the debugging options.
+FRAGMENTS=("$TOP"/linux/*.config)
+[ "$variant" != -debug ] || FRAGMENTS+=("$TOP/linux/debug/debug.config")
 # The AT_EXECVE_CHECK fast path: what --without-fast-path leaves out.
 FAST_PATH_PATCHES=(
 	0007-exec-Skip-the-new-mm-for-AT_EXECVE_CHECK.patch
@@ -97,16 +105,27 @@ check_fragment() {
 	return "$bad"
 }
 
+# make_ipe_test_key: the key pair whose certificate the kernel trusts
+# (CONFIG_SYSTEM_TRUSTED_KEYS in linux/checkexec.config), so that the IPE
+# test can sign a policy.  A test key of a test kernel, made per build.
+make_ipe_test_key() {
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 \
+		-subj "/CN=checkexec IPE test key/" -outform PEM \
+		-keyout certs/checkexec-ipe-test.key \
+		-out certs/checkexec-ipe-test.pem
+}
+
 configure() {
 	local frag
 	cd "$KSRC"
+	make_ipe_test_key
 	make x86_64_defconfig
 	scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config \
-		"$TOP"/linux/*.config
+		"${FRAGMENTS[@]}"
 	make olddefconfig
 	# kvm_guest.config is generic (it names s390 options too): only our
 	# own fragments must hold exactly.
-	for frag in "$TOP"/linux/*.config; do
+	for frag in "${FRAGMENTS[@]}"; do
 		check_fragment .config "$frag"
 	done
 }
@@ -118,6 +137,9 @@ compile() {
 	mkdir -p "$OUT.new"
 	make headers_install INSTALL_HDR_PATH="$OUT.new/headers"
 	cp arch/x86/boot/bzImage .config "$OUT.new/"
+	mkdir -p "$OUT.new/ipe"
+	cp certs/checkexec-ipe-test.key certs/checkexec-ipe-test.pem \
+		"$OUT.new/ipe/"
 	mv "$OUT.new/.config" "$OUT.new/config"
 	cat include/config/kernel.release >"$OUT.new/release"
 	# uname -v of the guest: unique to this build (it has the build time).
@@ -146,6 +168,11 @@ build_user_space() {
 		"$KSRC/tools/testing/selftests/mm/mdwe_test"
 	install -D -m 0755 tools/testing/selftests/mm/mdwe_test \
 		"$root/usr/lib/checkexec/kselftest/mm/mdwe_test"
+	# The IPE test signs its policy in the guest (root only).
+	install -D -m 0600 "$OUT.new/ipe/checkexec-ipe-test.key" \
+		"$root/usr/lib/checkexec/ipe/test-key.pem"
+	install -D -m 0644 "$OUT.new/ipe/checkexec-ipe-test.pem" \
+		"$root/usr/lib/checkexec/ipe/test-cert.pem"
 	mkdir -p "$root/usr/bin"
 	gcc -O2 -Wall -Wextra -Werror -isystem "$OUT.new/headers/include" \
 		-o "$root/usr/bin/set-exec" samples/check-exec/set-exec.c
@@ -156,7 +183,7 @@ build_user_space() {
 }
 
 export CCACHE_BASEDIR=$KSRC
-[ -z "$variant" ] || series_without_fast_path
+[ "$variant" != -without-fast-path ] || series_without_fast_path
 run_step "$STEP: unpack $TARBALL" "$LOG-unpack.log" unpack
 run_step "$STEP: apply $SERIES_DIR/series" "$LOG-patch.log" \
 	apply_series "$KSRC" "$SERIES_DIR"

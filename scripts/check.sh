@@ -83,13 +83,21 @@ count_guest_results "$JOB/output"
 host_check "the guest test runner exited with status 0 (it was $status)" \
 	test "$status" -eq 0
 host_check "the result channel brought the host's nonce back" nonce_came_back
-# IMA takes its policy once per boot: its test has a boot of its own.
-status=0
-"$TOP/scripts/boot.sh" run --name check-ima -- \
-	/usr/lib/checkexec/tests/test-ima-appraise || status=$?
-count_guest_results "$BUILD/jobs/check-ima/output"
-host_check "the IMA test exited with status 0 (it was $status)" \
-	test "$status" -eq 0
+# own_boot NAME TEST: run the guest test TEST (as root) in a boot of its
+# own, for a policy that stays until the boot ends.
+own_boot() {
+	local name=$1 test=$2 status=0
+	"$TOP/scripts/boot.sh" run --name "$name" -- \
+		"/usr/lib/checkexec/tests/$test" || status=$?
+	count_guest_results "$BUILD/jobs/$name/output"
+	host_check "$test exited with status 0 (it was $status)" \
+		test "$status" -eq 0
+}
+# IMA takes its policy once per boot, IPE keeps its active policy and
+# AppArmor its profiles.
+own_boot check-ima test-ima-appraise
+own_boot check-ipe test-ipe-policy
+own_boot check-apparmor test-apparmor-profiles
 for patch in "$TOP"/linux/*.patch; do
 	[ -e "$patch" ] || continue
 	host_check "checkpatch --strict is clean on linux/${patch##*/}" \

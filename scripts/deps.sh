@@ -11,6 +11,8 @@ PACKAGES=(
 	# toolchain and kernel build
 	build-essential gcc-12 g++-12 bc bison flex libssl-dev libelf-dev cpio
 	kmod rsync xz-utils python3 perl ccache
+	# the IPE test key that the guest kernel trusts
+	openssl
 	# glibc build (debian/control Build-Depends that apply to amd64)
 	gawk gettext texinfo libselinux1-dev libaudit-dev libcap-dev
 	# image and boot

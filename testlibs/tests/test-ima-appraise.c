@@ -15,16 +15,16 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../src/command.h"
 #include "../src/exec-check.h"
 #include "../src/files.h"
+#include "../src/kernel-log.h"
+#include "../src/policy-probes.h"
 #include "../src/tap.h"
 
 #define PAYLOAD "/usr/lib/checkexec/payload"
-#define LOADCASE "/usr/lib/checkexec/bin/loadcase"
 #define SECURITYFS "/sys/kernel/security"
 #define IMA_POLICY SECURITYFS "/ima/policy"
 /* The appraised tmpfs, and the same library outside it.  */
@@ -47,15 +47,6 @@ static const char hash_program[]
       "os.setxattr(sys.argv[1], 'security.ima',\n"
       "            b'\\x04\\x04' + hashlib.sha256(data).digest())\n"
       "print('hashed')\n";
-
-static bool
-run_printing (const char *const argv[], char *output, size_t len)
-{
-  int status = run_command ((char *const *) argv, output, len);
-  printf ("# %s ... %s: status %d\n", argv[0], argv[1], status);
-  print_comment (output);
-  return status == 0;
-}
 
 static int
 set_up_files (void)
@@ -100,79 +91,19 @@ load_policy (void)
   return close (fd) == 0 && n == (ssize_t) strlen (policy);
 }
 
-/* The errno of a real execution of PATH in a child: 0 if it ran and
-   exited with status 0, -1 if it ran and failed.  */
-static int
-execution_error (const char *path)
-{
-  pid_t child = fork ();
-  if (child == 0)
-    {
-      char *const argv[] = { (char *) path, ROOTFS_LIBRARY, NULL };
-      char *const envp[] = { NULL };
-      execve (path, argv, envp);
-      _exit (errno == 0 || errno > 125 ? 126 : errno);
-    }
-  int status;
-  if (child < 0 || waitpid (child, &status, 0) != child
-      || !WIFEXITED (status))
-    return -1;
-  if (WEXITSTATUS (status) == EACCES)
-    return EACCES;
-  return WEXITSTATUS (status) == 0 ? 0 : -1;
-}
-
-/* Whether the kernel log (or the journal, which takes the audit records
-   when journald listens for them) holds an audit record of TYPE for
-   NAME.  */
+/* Whether the kernel log holds an audit record of TYPE for NAME.  */
 static bool
 audited (const char *type, const char *name)
 {
-  char output[65536], pattern[256];
-  snprintf (pattern, sizeof pattern, "type=%s.*%s", type, name);
-  const char *dmesg[] = { "/usr/bin/dmesg", NULL };
-  const char *grep_argv[] = { "/usr/bin/journalctl", "-q", "-o", "cat",
-                              "--grep", pattern, NULL };
-  if (run_command ((char *const *) dmesg, output, sizeof output) == 0)
-    {
-      char *line = strtok (output, "\n");
-      for (; line != NULL; line = strtok (NULL, "\n"))
-        {
-          char *at = strstr (line, "type=");
-          if (at != NULL && strncmp (at + 5, type, strlen (type)) == 0
-              && strstr (line, name) != NULL)
-            {
-              printf ("# %s\n", line);
-              return true;
-            }
-        }
-    }
-  /* journald knows audit records by their number alone.  */
-  snprintf (pattern, sizeof pattern, "%s", name);
-  if (run_command ((char *const *) grep_argv, output, sizeof output) == 0)
-    {
-      print_comment (output);
-      return strstr (output, type) != NULL;
-    }
-  return false;
-}
-
-static bool
-dlopen_works (const char *library, bool restrict_file)
-{
-  char output[4096];
-  const char *plain[] = { LOADCASE, "dlopen", library, NULL };
-  const char *restricted[] = { "/usr/bin/set-exec", "-f", "--", LOADCASE,
-                               "dlopen", library, NULL };
-  bool ok = run_printing (restrict_file ? restricted : plain, output,
-                          sizeof output);
-  return ok && strstr (output, ": loaded") != NULL;
+  char record[32];
+  snprintf (record, sizeof record, "type=%s ", type);
+  const char *needles[] = { record, name, NULL };
+  return kernel_log_has (needles);
 }
 
 int
 main (void)
 {
-  char output[4096];
   if (getuid () != 0)
     {
       printf ("1..1\nnot ok 1 - test-ima-appraise runs as root\n");
@@ -187,7 +118,7 @@ main (void)
               (int) strlen (policy) - 1, policy);
   const char *hash_argv[] = { "/usr/bin/python3", "-c", hash_program,
                               HASHED, NULL };
-  tap_result (run_printing (hash_argv, output, sizeof output),
+  tap_result (command_works (hash_argv),
               "root gives a copy the security.ima hash of its content");
 
   int error = exec_check_path (CHECKED);
@@ -197,7 +128,7 @@ main (void)
   tap_result (audited ("1808", CHECKED),
               "the failed check is audited as AUDIT_INTEGRITY_USERSPACE"
               " (1808)");
-  error = execution_error (EXECUTED);
+  error = execution_error (EXECUTED, ROOTFS_LIBRARY);
   tap_result (error == EACCES,
               "executing a program without a hash fails with EACCES (%s)",
               error == 0 ? "it ran" : error < 0 ? "other" : strerror (error));

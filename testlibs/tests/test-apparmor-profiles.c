@@ -1,0 +1,350 @@
+/* AppArmor answers the check of a confined program (linux/0024).  Debian's
+   own profiles are loaded by Debian's apparmor.service; ping, traceroute,
+   dnsmasq and man are confined by them (aa-enforce where Debian ships
+   complain mode) and must run under SECBIT_EXEC_RESTRICT_FILE as without it: their
+   libraries are granted mr, not x.  In complain mode the checks must not
+   create learning profiles.  The project's profile checkexec-probe then
+   pins each answer: a file granted m passes the check, one granted only r
+   or mr with "deny x" fails it, one granted ix passes, a real execve of the
+   m file still fails, and ld.so under the bit loads what the check passes.
+   Profiles stay loaded until the boot ends: this test has a boot of its
+   own, as root.  Usage: test-apparmor-profiles [EXPECTED-DIR] (unused)  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../src/capture.h"
+#include "../src/command.h"
+#include "../src/files.h"
+#include "../src/policy-probes.h"
+#include "../src/securebits.h"
+#include "../src/tap.h"
+
+#define LIB "/usr/lib/checkexec"
+#define PROFILES "/sys/kernel/security/apparmor/profiles"
+#define PROBE_PROFILE LIB "/apparmor/checkexec-probe"
+#define PROBE_DIR "/var/lib/checkexec/apparmor"
+#define MAPPED PROBE_DIR "/mapped.so"
+#define READ_ONLY PROBE_DIR "/read-only.so"
+#define NO_EXEC PROBE_DIR "/no-exec.so"
+#define EXECUTABLE PROBE_DIR "/executable"
+#define PROBE PROBE_DIR "/confined-probe"
+#define LOADCASE PROBE_DIR "/loadcase"
+
+/* A Debian program, the profile Debian confines it with, and a run of it
+   that must succeed.  */
+struct confined_program
+{
+  const char *profile_file; /* in /etc/apparmor.d */
+  const char *profile;
+  const char *argv[8];
+};
+
+static const struct confined_program programs[] = {
+  { "bin.ping", "ping", { "/usr/bin/ping", "-c", "1", "-W", "5",
+                          "127.0.0.1", NULL } },
+  { "usr.sbin.traceroute", "traceroute",
+    { "/usr/bin/traceroute", "-n", "-m", "1", "-q", "1", "127.0.0.1",
+      NULL } },
+  { "usr.sbin.dnsmasq", "dnsmasq",
+    { "/usr/sbin/dnsmasq", "--version", NULL } },
+  /* Its profile lets it execute any file (mrix on everything): it passed
+     before linux/0024 too.  */
+  { "usr.bin.man", "/usr/bin/man", { "/usr/bin/man", "--version", NULL } },
+};
+#define PROGRAMS (sizeof programs / sizeof programs[0])
+
+struct traced_run
+{
+  const char *const *argv;
+  bool restrict_file;
+};
+
+/* The capture child: run ARG's program traced, print "label: <its
+   AppArmor label>" as read when execve has just finished (before ld.so
+   ran), let it go on and exit with its status.  */
+static void
+run_traced (void *arg, int fd)
+{
+  const struct traced_run *run = arg;
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      dup2 (fd, STDOUT_FILENO);
+      dup2 (fd, STDERR_FILENO);
+      close (fd);
+      if (ptrace (PTRACE_TRACEME, 0, NULL, NULL) != 0
+          || (run->restrict_file && set_restrict_file () != 0))
+        _exit (126);
+      execv (run->argv[0], (char *const *) run->argv);
+      printf ("exec %s: %m\n", run->argv[0]);
+      _exit (127);
+    }
+  int status;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    _exit (125);
+  if (WIFSTOPPED (status))
+    {
+      char path[64], label[256] = "";
+      snprintf (path, sizeof path, "/proc/%d/attr/apparmor/current", pid);
+      FILE *f = fopen (path, "re");
+      if (f == NULL || fgets (label, sizeof label, f) == NULL)
+        snprintf (label, sizeof label, "unreadable (%m)\n");
+      if (f != NULL)
+        fclose (f);
+      dprintf (fd, "label: %s", label);
+      ptrace (PTRACE_DETACH, pid, NULL, NULL);
+      if (waitpid (pid, &status, 0) != pid)
+        _exit (125);
+    }
+  _exit (WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status));
+}
+
+/* Run ARGV (traced, with the bit if RESTRICT_FILE) into OUTPUT; print it
+   as comments.  True if it exited with status 0 under the label
+   "PROFILE (MODE)".  */
+static bool
+runs_confined (const char *const *argv, bool restrict_file,
+               const char *profile, const char *mode, char *output,
+               size_t len)
+{
+  struct traced_run run = { argv, restrict_file };
+  int status;
+  char expected[128];
+  if (spawn_capture (run_traced, &run, 60, output, len, &status) != 0)
+    status = -1;
+  printf ("# %s%s ...: status %d\n", restrict_file ? "[bit] " : "",
+          argv[0], WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+  print_comment (output);
+  snprintf (expected, sizeof expected, "label: %s (%s)\n", profile, mode);
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0
+         && strncmp (output, expected, strlen (expected)) == 0;
+}
+
+/* How many loaded profiles there are, and how many are learning profiles
+   that complain mode makes for an execution without x ("null-").  */
+static int
+count_profiles (int *learning)
+{
+  char line[1024];
+  int count = 0;
+  *learning = 0;
+  FILE *f = fopen (PROFILES, "re");
+  if (f == NULL)
+    {
+      printf ("# %s: %m\n", PROFILES);
+      return -1;
+    }
+  while (fgets (line, sizeof line, f) != NULL)
+    {
+      count++;
+      if (strstr (line, "null-") != NULL)
+        ++*learning;
+    }
+  fclose (f);
+  return count;
+}
+
+/* Whether PROFILES lists "PROFILE (MODE)".  */
+static bool
+profile_in_mode (const char *profile, const char *mode)
+{
+  char line[1024], wanted[256];
+  bool found = false;
+  snprintf (wanted, sizeof wanted, "%s (%s)\n", profile, mode);
+  FILE *f = fopen (PROFILES, "re");
+  while (f != NULL && !found && fgets (line, sizeof line, f) != NULL)
+    found = strcmp (line, wanted) == 0;
+  if (f != NULL)
+    fclose (f);
+  return found;
+}
+
+static bool
+lsm_active (const char *name)
+{
+  char lsms[512] = "";
+  FILE *f = fopen ("/sys/kernel/security/lsm", "re");
+  if (f != NULL)
+    {
+      if (fgets (lsms, sizeof lsms, f) == NULL)
+        lsms[0] = '\0';
+      fclose (f);
+    }
+  printf ("# active LSMs: %s\n", lsms);
+  return strstr (lsms, name) != NULL;
+}
+
+/* Load Debian's profiles with Debian's unit; say how long it took.  */
+static bool
+start_apparmor_service (void)
+{
+  const char *unmask[] = { "/usr/bin/systemctl", "unmask",
+                           "apparmor.service", NULL };
+  const char *argv[] = { "/usr/bin/systemctl", "start", "apparmor.service",
+                         NULL };
+  struct timespec start, end;
+  if (!command_works (unmask))
+    return false;
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  bool ok = command_works (argv);
+  clock_gettime (CLOCK_MONOTONIC, &end);
+  printf ("# apparmor.service started in %.1f s\n",
+          (double) (end.tv_sec - start.tv_sec)
+              + (double) (end.tv_nsec - start.tv_nsec) / 1e9);
+  return ok;
+}
+
+static bool
+enforce_debian_profiles (void)
+{
+  char path[PROGRAMS][128];
+  const char *argv[PROGRAMS + 2] = { "/usr/sbin/aa-enforce" };
+  for (size_t i = 0; i < PROGRAMS; i++)
+    {
+      snprintf (path[i], sizeof path[i], "/etc/apparmor.d/%s",
+                programs[i].profile_file);
+      argv[i + 1] = path[i];
+    }
+  argv[PROGRAMS + 1] = NULL;
+  bool ok = command_works (argv);
+  for (size_t i = 0; i < PROGRAMS; i++)
+    ok = profile_in_mode (programs[i].profile, "enforce") && ok;
+  return ok;
+}
+
+static int
+set_up_probe_files (void)
+{
+  const char *library = LIB "/payload/libcheckexec-bare.so";
+  if (make_directory ("/var/lib/checkexec", 0755) != 0
+      || make_directory (PROBE_DIR, 0755) != 0
+      || copy_file (library, MAPPED, 0755) != 0
+      || copy_file (library, READ_ONLY, 0755) != 0
+      || copy_file (library, NO_EXEC, 0755) != 0
+      || copy_file ("/usr/bin/true", EXECUTABLE, 0755) != 0
+      || copy_file (LIB "/bin/confined-probe", PROBE, 0755) != 0
+      || copy_file (LIB "/bin/loadcase", LOADCASE, 0755) != 0)
+    return -1;
+  return 0;
+}
+
+/* PROGRAM ACTION FILE under the bit if RESTRICT_FILE: whether it ran
+   confined by checkexec-probe and printed WANT (SAYS) or did not (!SAYS).  */
+static bool
+probe (const char *program, const char *action, const char *file,
+       bool restrict_file, bool says, const char *want)
+{
+  char output[8192];
+  const char *argv[] = { program, action, file, NULL };
+  struct traced_run run = { argv, restrict_file };
+  const char label[] = "label: checkexec-probe (enforce)\n";
+  int status;
+  if (spawn_capture (run_traced, &run, 60, output, sizeof output, &status)
+      != 0)
+    status = -1;
+  printf ("# %s%s %s %s: status %d\n", restrict_file ? "[bit] " : "",
+          program, action, file,
+          WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+  print_comment (output);
+  return strncmp (output, label, strlen (label)) == 0
+         && (strstr (output, want) != NULL) == says;
+}
+
+static void
+test_debian_profiles (void)
+{
+  char output[16384];
+  int learning_before, learning_after = -1;
+  int loaded = count_profiles (&learning_before);
+  tap_result (loaded == 0,
+              "no profile is loaded at boot (the image masks"
+              " apparmor.service; %d loaded)", loaded);
+  tap_result (start_apparmor_service (),
+              "Debian's apparmor.service loads Debian's profiles");
+  loaded = count_profiles (&learning_before);
+  tap_result (loaded >= 20, "%d profiles are loaded (at least 20)", loaded);
+  tap_result (profile_in_mode ("ping", "complain"),
+              "Debian ships ping's profile in complain mode");
+  bool ran = runs_confined (programs[0].argv, true, "ping", "complain",
+                            output, sizeof output);
+  ran = count_profiles (&learning_after) > 0 && ran;
+  tap_result (ran && learning_after == learning_before,
+              "ping in complain mode runs under the bit, and its library"
+              " checks make no learning profile (%d before, %d after)",
+              learning_before, learning_after);
+  tap_result (enforce_debian_profiles (),
+              "aa-enforce puts ping, traceroute, dnsmasq and man in enforce"
+              " mode");
+  for (size_t i = 0; i < PROGRAMS; i++)
+    {
+      const struct confined_program *p = &programs[i];
+      tap_result (runs_confined (p->argv, false, p->profile, "enforce",
+                                 output, sizeof output),
+                  "%s runs confined by Debian's profile '%s'", p->argv[0],
+                  p->profile);
+      tap_result (runs_confined (p->argv, true, p->profile, "enforce",
+                                 output, sizeof output),
+                  "%s runs confined by '%s' under SECBIT_EXEC_RESTRICT_FILE"
+                  " (ld.so's checks of its libraries pass)",
+                  p->argv[0], p->profile);
+    }
+}
+
+static void
+test_probe_profile (void)
+{
+  const char *load[] = { "/usr/sbin/apparmor_parser", "-r", PROBE_PROFILE,
+                         NULL };
+  tap_result (set_up_probe_files () == 0 && command_works (load),
+              "apparmor_parser loads the profile checkexec-probe");
+  tap_result (probe (PROBE, "check", MAPPED, false, true, ": passed"),
+              "a confined check of a file granted mr passes");
+  tap_result (probe (PROBE, "check", READ_ONLY, false, true,
+                     ": Permission denied"),
+              "a confined check of a file granted only r fails (EACCES)");
+  tap_result (probe (PROBE, "check", NO_EXEC, false, true,
+                     ": Permission denied"),
+              "a confined check of a file granted mr with 'deny x' fails"
+              " (EACCES)");
+  tap_result (probe (PROBE, "check", EXECUTABLE, false, true, ": passed"),
+              "a confined check of a file granted rix passes");
+  tap_result (probe (PROBE, "execve", MAPPED, false, true,
+                     "execve " MAPPED ": Permission denied"),
+              "a confined execve of the file granted mr still fails"
+              " (EACCES)");
+  tap_result (probe (LOADCASE, "dlopen", MAPPED, true, true, ": loaded"),
+              "ld.so of a confined program under the bit loads the file"
+              " granted mr");
+  tap_result (probe (LOADCASE, "dlopen", NO_EXEC, true, false, ": loaded"),
+              "ld.so of a confined program under the bit refuses the file"
+              " with 'deny x'");
+  tap_result (probe (LOADCASE, "dlopen", NO_EXEC, false, true, ": loaded"),
+              "without the bit, ld.so loads the file with 'deny x' (m)");
+  tap_result (probe (LOADCASE, "dlopen", READ_ONLY, false, false,
+                     ": loaded"),
+              "without the bit, AppArmor refuses to map the file granted"
+              " only r");
+}
+
+int
+main (void)
+{
+  if (getuid () != 0)
+    {
+      printf ("1..1\nnot ok 1 - test-apparmor-profiles runs as root\n");
+      return 1;
+    }
+  tap_plan (1 + 6 + 2 * (int) PROGRAMS + 10);
+  tap_result (lsm_active ("apparmor"), "AppArmor is an active LSM");
+  test_debian_profiles ();
+  test_probe_profile ();
+  remove_tree (PROBE_DIR);
+  return tap_failures () == 0 ? 0 : 1;
+}
