@@ -137,9 +137,6 @@ compile() {
 	mkdir -p "$OUT.new"
 	make headers_install INSTALL_HDR_PATH="$OUT.new/headers"
 	cp arch/x86/boot/bzImage .config "$OUT.new/"
-	mkdir -p "$OUT.new/ipe"
-	cp certs/checkexec-ipe-test.key certs/checkexec-ipe-test.pem \
-		"$OUT.new/ipe/"
 	mv "$OUT.new/.config" "$OUT.new/config"
 	cat include/config/kernel.release >"$OUT.new/release"
 	# uname -v of the guest: unique to this build (it has the build time).
@@ -169,9 +166,9 @@ build_user_space() {
 	install -D -m 0755 tools/testing/selftests/mm/mdwe_test \
 		"$root/usr/lib/checkexec/kselftest/mm/mdwe_test"
 	# The IPE test signs its policy in the guest (root only).
-	install -D -m 0600 "$OUT.new/ipe/checkexec-ipe-test.key" \
+	install -D -m 0600 certs/checkexec-ipe-test.key \
 		"$root/usr/lib/checkexec/ipe/test-key.pem"
-	install -D -m 0644 "$OUT.new/ipe/checkexec-ipe-test.pem" \
+	install -D -m 0644 certs/checkexec-ipe-test.pem \
 		"$root/usr/lib/checkexec/ipe/test-cert.pem"
 	mkdir -p "$root/usr/bin"
 	gcc -O2 -Wall -Wextra -Werror -isystem "$OUT.new/headers/include" \
