@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc image build check check-glibc bench demo kernel-debug shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc image build check check-glibc bench demo kernel-debug kernel-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -23,6 +23,9 @@ help:
 	@echo "make kernel-debug  the series built with KASAN, lockdep and kmemleak:"
 	@echo "                the exec selftests and the soak under it, then leak"
 	@echo "                and lock reports (about 1 h; not part of make check)"
+	@echo "make kernel-each-patch  apply linux/series one patch at a time and build"
+	@echo "                what each touches (bzImage, selftests, set-exec); fails"
+	@echo "                on an error or a warning (about 40 min; not in make check)"
 	@echo "make demo       boot the guest, try to get code past the policy in an open,"
 	@echo "                an audit and an enforced session; print the table"
 	@echo "                (also written to build/demo-table.txt)"
@@ -67,6 +70,9 @@ demo: build
 
 kernel-debug: deps
 	@$(SCRIPTS)/kernel-debug.sh
+
+kernel-each-patch: deps
+	@$(SCRIPTS)/kernel-each-patch.sh
 
 shell: build
 	@$(SCRIPTS)/boot.sh shell $(USER_ARG)

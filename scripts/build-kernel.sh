@@ -13,6 +13,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/kernel-tree.sh
+source "$TOP/scripts/kernel-tree.sh"
 hold_build_lock
 
 case ${1:-} in
@@ -31,8 +33,6 @@ FAST_PATH_PATCHES=(
 	0008-exec-Release-the-creds-and-file-of-AT_EXECVE_CHECK-a.patch
 	0009-exec-Build-the-dev-fd-N-name-without-kasprintf.patch
 )
-SRC_PKG=linux-source-6.12
-TARBALL=/usr/src/$SRC_PKG.tar.xz
 KSRC=$BUILD/$SRC_PKG$variant
 OUT=$BUILD/kernel$variant
 SERIES_DIR=$TOP/linux
@@ -42,7 +42,8 @@ LOG=$LOGS/kernel$variant
 
 [ -f "$TARBALL" ] || die "$TARBALL is missing (run: make deps)"
 key=$(content_key "$SRC_PKG=$(pkg_version "$SRC_PKG")" linux \
-	scripts/build-kernel.sh scripts/lib.sh "variant$variant")
+	scripts/build-kernel.sh scripts/kernel-tree.sh scripts/lib.sh \
+	"variant$variant")
 
 if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$key" ]; then
 	say "$STEP: up to date ($OUT)"
@@ -71,63 +72,11 @@ series_without_fast_path() {
 	done
 }
 
-# unpack: the tarball's top directory is $SRC_PKG; a variant's tree gets its
-# own name.
-unpack() {
-	local tmp=$BUILD/.unpack$variant
-	rm -rf "$KSRC" "$tmp"
-	mkdir -p "$tmp"
-	tar -C "$tmp" -xf "$TARBALL"
-	mv "$tmp/$SRC_PKG" "$KSRC"
-	rmdir "$tmp"
-}
-
-# check_fragment CONFIG FRAGMENT: every setting of FRAGMENT must have
-# survived the merge, or the kernel is not the one we asked for.
-check_fragment() {
-	local config=$1 fragment=$2 line name bad=0
-	while IFS= read -r line; do
-		case "$line" in
-		CONFIG_*=*) grep -qxF "$line" "$config" || {
-			warn "$fragment: '$line' is not in the final .config"
-			bad=1
-		} ;;
-		'# CONFIG_'*' is not set')
-			name=${line#\# }
-			name=${name%% *}
-			if grep -q "^$name=" "$config"; then
-				warn "$fragment: $name should be unset"
-				bad=1
-			fi
-			;;
-		esac
-	done <"$fragment"
-	return "$bad"
-}
-
-# make_ipe_test_key: the key pair whose certificate the kernel trusts
-# (CONFIG_SYSTEM_TRUSTED_KEYS in linux/checkexec.config), so that the IPE
-# test can sign a policy.  A test key of a test kernel, made per build.
-make_ipe_test_key() {
-	openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 \
-		-subj "/CN=checkexec IPE test key/" -outform PEM \
-		-keyout certs/checkexec-ipe-test.key \
-		-out certs/checkexec-ipe-test.pem
-}
-
 configure() {
-	local frag
 	cd "$KSRC"
 	make_ipe_test_key
-	make x86_64_defconfig
-	scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config \
-		"${FRAGMENTS[@]}"
-	make olddefconfig
-	# kvm_guest.config is generic (it names s390 options too): only our
-	# own fragments must hold exactly.
-	for frag in "${FRAGMENTS[@]}"; do
-		check_fragment .config "$frag"
-	done
+	merge_config
+	check_fragments
 }
 
 compile() {
@@ -181,7 +130,7 @@ build_user_space() {
 
 export CCACHE_BASEDIR=$KSRC
 [ "$variant" != -without-fast-path ] || series_without_fast_path
-run_step "$STEP: unpack $TARBALL" "$LOG-unpack.log" unpack
+run_step "$STEP: unpack $TARBALL" "$LOG-unpack.log" unpack_kernel
 run_step "$STEP: apply $SERIES_DIR/series" "$LOG-patch.log" \
 	apply_series "$KSRC" "$SERIES_DIR"
 run_step "$STEP: configure" "$LOG-config.log" configure

@@ -8,5 +8,6 @@
 int bench_per_call (FILE *out);
 int bench_startup (FILE *out);
 int bench_dlopen (FILE *out);
+int bench_concurrent (FILE *out);
 
 #endif

@@ -6,16 +6,29 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int
-exec_check_fd (int fd)
+/* execveat (DIRFD, PATH, AT_EXECVE_CHECK | FLAGS): 0 or its errno.  */
+static int
+exec_check_at (int dirfd, const char *path, int flags)
 {
   /* A real argv: a NULL one makes the kernel warn.  */
   char *const argv[] = { "check", NULL }, *const envp[] = { NULL };
-  if (syscall (SYS_execveat, fd, "", argv, envp,
-               AT_EMPTY_PATH | AT_EXECVE_CHECK)
+  if (syscall (SYS_execveat, dirfd, path, argv, envp,
+               AT_EXECVE_CHECK | flags)
       != 0)
     return errno;
   return 0;
+}
+
+int
+exec_check_fd (int fd)
+{
+  return exec_check_at (fd, "", AT_EMPTY_PATH);
+}
+
+int
+exec_check_by_name (const char *path)
+{
+  return exec_check_at (AT_FDCWD, path, AT_SYMLINK_NOFOLLOW);
 }
 
 int

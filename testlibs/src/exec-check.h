@@ -15,4 +15,9 @@ int exec_check_fd (int fd);
    0, or the errno of the open or of the check.  */
 int exec_check_path (const char *path);
 
+/* Check the file PATH by name, not opened by the caller first (so
+   without the caller's permission to read it): 0, or the check's errno.
+   A last symbolic link is not followed.  */
+int exec_check_by_name (const char *path);
+
 #endif

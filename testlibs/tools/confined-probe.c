@@ -1,6 +1,9 @@
 /* What a program confined by an AppArmor profile is told about a file
    (test-apparmor-profiles copies it to the path its profile attaches to).
-     confined-probe check FILE    execveat (AT_EXECVE_CHECK) of FILE
+     confined-probe check FILE    execveat (AT_EXECVE_CHECK) of FILE,
+                                  opened for reading first (as ld.so does)
+     confined-probe check-name FILE  the same check of FILE by its name,
+                                  without the open (and its r permission)
      confined-probe execve FILE   a real execve of FILE
    Prints "check FILE: passed" or "check FILE: <error>" (execve likewise;
    a successful execve prints nothing of its own).  Exit status 0 when the
@@ -30,6 +33,8 @@ main (int argc, char **argv)
   const char *file = argv[2];
   if (strcmp (argv[1], "check") == 0)
     return report ("check", file, exec_check_path (file));
+  if (strcmp (argv[1], "check-name") == 0)
+    return report ("check", file, exec_check_by_name (file));
   if (strcmp (argv[1], "execve") == 0)
     {
       char *const exec_argv[] = { (char *) file, NULL };

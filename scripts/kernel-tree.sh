@@ -1,0 +1,72 @@
+# shellcheck shell=bash
+# Making a kernel tree from Debian's linux-source-6.12 and configuring it as
+# the guest's kernel: x86_64_defconfig + kvm_guest.config + FRAGMENTS.  Used
+# by build-kernel.sh and kernel-each-patch.sh.  Source after lib.sh, with
+# KSRC (the tree) and FRAGMENTS (an array of config fragments) set.
+
+SRC_PKG=linux-source-6.12
+TARBALL=/usr/src/$SRC_PKG.tar.xz
+
+# unpack_kernel: a fresh KSRC from the tarball (its top directory is
+# $SRC_PKG; KSRC may have another name).
+unpack_kernel() {
+	local tmp
+	tmp=$(dirname "$KSRC")/.unpack-$(basename "$KSRC")
+	rm -rf "$KSRC" "$tmp"
+	mkdir -p "$tmp"
+	tar -C "$tmp" -xf "$TARBALL"
+	mv "$tmp/$SRC_PKG" "$KSRC"
+	rmdir "$tmp"
+}
+
+# check_fragment CONFIG FRAGMENT: every setting of FRAGMENT must have
+# survived the merge, or the kernel is not the one we asked for.
+check_fragment() {
+	local config=$1 fragment=$2 line name bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) grep -qxF "$line" "$config" || {
+			warn "$fragment: '$line' is not in the final .config"
+			bad=1
+		} ;;
+		'# CONFIG_'*' is not set')
+			name=${line#\# }
+			name=${name%% *}
+			if grep -q "^$name=" "$config"; then
+				warn "$fragment: $name should be unset"
+				bad=1
+			fi
+			;;
+		esac
+	done <"$fragment"
+	return "$bad"
+}
+
+# make_ipe_test_key: the key pair whose certificate the kernel trusts
+# (CONFIG_SYSTEM_TRUSTED_KEYS in linux/checkexec.config), so that the IPE
+# test can sign a policy.  A test key of a test kernel, made per build.
+make_ipe_test_key() {
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 \
+		-subj "/CN=checkexec IPE test key/" -outform PEM \
+		-keyout certs/checkexec-ipe-test.key \
+		-out certs/checkexec-ipe-test.pem
+}
+
+# merge_config: KSRC/.config from the defconfigs and FRAGMENTS.  Settings
+# of symbols the tree does not have (yet) are dropped by olddefconfig.
+merge_config() {
+	cd "$KSRC" || return
+	make x86_64_defconfig
+	scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config \
+		"${FRAGMENTS[@]}"
+	make olddefconfig
+}
+
+# check_fragments: our own fragments must hold exactly in KSRC/.config
+# (kvm_guest.config is generic: it names s390 options too).
+check_fragments() {
+	local frag
+	for frag in "${FRAGMENTS[@]}"; do
+		check_fragment "$KSRC/.config" "$frag"
+	done
+}
