@@ -10,7 +10,11 @@
    x" passes (a known gap of the policy compiler), one granted ix (also
    rwix) passes, a real execve of
    the mr file still fails, and ld.so under the bit loads what the check
-   passes.
+   passes.  An unconfined task's check of a file another profile attaches
+   to answers as its execve: it passes, also under no_new_privs, and when
+   the task is traced it passes only if the tracer may trace that profile
+   (linux/0025 skips the attachment search of a check when nothing can
+   depend on it).
    Profiles stay loaded until the boot ends: this test has a boot of its
    own, as root.  Usage: test-apparmor-profiles [EXPECTED-DIR] (unused)  */
 #include <errno.h>
@@ -18,6 +22,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,6 +31,7 @@
 
 #include "../src/capture.h"
 #include "../src/command.h"
+#include "../src/exec-check.h"
 #include "../src/files.h"
 #include "../src/kernel-log.h"
 #include "../src/policy-probes.h"
@@ -48,6 +55,8 @@
 /* The owner of OWNER_WRITABLE: not the probe's fsuid (root).  */
 #define OTHER_UID 65534
 #define EXECUTABLE PROBE_DIR "/executable"
+/* A copy of true that the profile checkexec-attached attaches to.  */
+#define ATTACHED PROBE_DIR "/attached"
 #define PROBE PROBE_DIR "/confined-probe"
 #define LOADCASE PROBE_DIR "/loadcase"
 
@@ -257,6 +266,7 @@ set_up_probe_files (void)
     }
   if (copy_file ("/usr/bin/true", EXECUTABLE, 0755) != 0
       || copy_file ("/usr/bin/true", WRITABLE_EXECUTABLE, 0755) != 0
+      || copy_file ("/usr/bin/true", ATTACHED, 0755) != 0
       || copy_file (LIB "/bin/confined-probe", PROBE, 0755) != 0
       || copy_file (LIB "/bin/loadcase", LOADCASE, 0755) != 0)
     return -1;
@@ -408,6 +418,129 @@ test_probe_profile (void)
               " only r");
 }
 
+/* How an unconfined task asks about ATTACHED, and how it runs.  */
+struct unconfined_run
+{
+  bool execve;                /* a real execve, not a check */
+  bool no_new_privs;
+  const char *tracer_profile; /* NULL: not traced */
+};
+
+/* In the child: the check or the execve; exit with 0 or its errno.  */
+static _Noreturn void
+ask_about_attached (const struct unconfined_run *run)
+{
+  if (run->no_new_privs && prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    _exit (125);
+  if (!run->execve)
+    _exit (exec_check_path (ATTACHED));
+  char *const argv[] = { (char *) ATTACHED, NULL };
+  char *const envp[] = { NULL };
+  execve (ATTACHED, argv, envp);
+  _exit (errno);
+}
+
+static int
+change_profile (const char *profile)
+{
+  char command[128];
+  snprintf (command, sizeof command, "changeprofile %s", profile);
+  return write_file ("/proc/self/attr/apparmor/current", command);
+}
+
+/* In the tracer: fork the child; if traced, let it stop, change to the
+   tracer's profile, and see it to its end (dropping the SIGTRAP of a
+   successful execve).  Returns the child's exit status, 125 on a
+   failure of the run itself.  */
+static int
+trace_unconfined_child (const struct unconfined_run *run)
+{
+  bool traced = run->tracer_profile != NULL;
+  int status;
+  pid_t child = fork ();
+  if (child == 0)
+    {
+      if (traced
+          && (ptrace (PTRACE_TRACEME, 0, NULL, NULL) != 0
+              || raise (SIGSTOP) != 0))
+        _exit (125);
+      ask_about_attached (run);
+    }
+  if (child < 0)
+    return 125;
+  if (traced
+      && (waitpid (child, &status, 0) != child || !WIFSTOPPED (status)
+          || change_profile (run->tracer_profile) != 0
+          || ptrace (PTRACE_CONT, child, NULL, NULL) != 0))
+    {
+      kill (child, SIGKILL);
+      waitpid (child, &status, 0);
+      return 125;
+    }
+  while (waitpid (child, &status, 0) == child)
+    {
+      if (WIFEXITED (status))
+        return WEXITSTATUS (status);
+      if (!WIFSTOPPED (status))
+        return 125;
+      ptrace (PTRACE_CONT, child, NULL, NULL);
+    }
+  return 125;
+}
+
+/* RUN in a process of its own (the tracer changes its profile): 0 or the
+   errno of the check or execve, -1 if the run failed.  */
+static int
+unconfined_answer (const struct unconfined_run *run)
+{
+  int status;
+  fflush (stdout);
+  pid_t tracer = fork ();
+  if (tracer == 0)
+    {
+      alarm (60);
+      _exit (trace_unconfined_child (run));
+    }
+  if (tracer < 0 || waitpid (tracer, &status, 0) != tracer
+      || !WIFEXITED (status) || WEXITSTATUS (status) >= 125)
+    return -1;
+  return WEXITSTATUS (status);
+}
+
+/* The check and the execve by an unconfined task in RUN's situation:
+   whether both give WANT_PASS's answer, and the same one.  */
+static void
+test_unconfined_run (struct unconfined_run run, bool want_pass,
+                     const char *situation)
+{
+  run.execve = false;
+  int check = unconfined_answer (&run);
+  run.execve = true;
+  int exec = unconfined_answer (&run);
+  printf ("# %s: check %d (%s), execve %d (%s)\n", situation, check,
+          check > 0 ? strerror (check) : "-", exec,
+          exec > 0 ? strerror (exec) : "-");
+  tap_result (check == exec && (check == 0) == want_pass,
+              "an unconfined check of a file a profile attaches to %s"
+              " %s, as its execve does",
+              situation, want_pass ? "passes" : "fails");
+}
+
+static void
+test_unconfined_checks (void)
+{
+  test_unconfined_run ((struct unconfined_run) { 0 }, true, "untraced");
+  test_unconfined_run ((struct unconfined_run) { .no_new_privs = true },
+                       true, "under no_new_privs");
+  test_unconfined_run (
+      (struct unconfined_run) { .tracer_profile = "checkexec-tracer-may" },
+      true, "traced by a profile that may trace the attached one");
+  test_unconfined_run (
+      (struct unconfined_run) { .tracer_profile
+                                = "checkexec-tracer-may-not" },
+      false, "traced by a profile that may not trace the attached one");
+}
+
 int
 main (void)
 {
@@ -416,7 +549,7 @@ main (void)
       printf ("1..1\nnot ok 1 - test-apparmor-profiles runs as root\n");
       return 1;
     }
-  tap_plan (1 + 6 + 2 * (int) PROGRAMS + 13
+  tap_plan (1 + 6 + 2 * (int) PROGRAMS + 13 + 4
             + (int) (sizeof refused / sizeof refused[0]));
   tap_result (lsm_active ("apparmor"), "AppArmor is an active LSM");
   /* The audit records this test looks for reach the kernel log through
@@ -424,6 +557,7 @@ main (void)
   (void) write_file ("/proc/sys/kernel/printk_ratelimit", "0\n");
   test_debian_profiles ();
   test_probe_profile ();
+  test_unconfined_checks ();
   remove_tree (PROBE_DIR);
   return tap_failures () == 0 ? 0 : 1;
 }
