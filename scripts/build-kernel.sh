@@ -5,8 +5,8 @@
 #                            config, release, version, guest-root/ (selftests
 #                            and set-exec, for the image), checkpatch/
 #   build-kernel.sh --without-fast-path
-#                            the series without the AT_EXECVE_CHECK fast path,
-#                            for make bench: build/kernel-without-fast-path/
+#                            the series without the AT_EXECVE_CHECK fast path
+#                            (0007-0009, 0027), for make bench: build/kernel-without-fast-path/
 #   build-kernel.sh --debug  the series with KASAN, lockdep and kmemleak
 #                            (linux/debug/debug.config on top), for
 #                            scripts/kernel-debug.sh: build/kernel-debug/
@@ -27,11 +27,13 @@ esac
 # debug variant the debugging options.
 FRAGMENTS=("$TOP"/linux/*.config)
 [ "$variant" != -debug ] || FRAGMENTS+=("$TOP/linux/debug/debug.config")
-# The AT_EXECVE_CHECK fast path: what --without-fast-path leaves out.
+# The AT_EXECVE_CHECK fast path: what --without-fast-path leaves out (0027
+# changes what 0009 added, so it goes with it).
 FAST_PATH_PATCHES=(
 	0007-exec-Skip-the-new-mm-for-AT_EXECVE_CHECK.patch
 	0008-exec-Release-the-creds-and-file-of-AT_EXECVE_CHECK-a.patch
 	0009-exec-Build-the-dev-fd-N-name-without-kasprintf.patch
+	0027-exec-Keep-the-dev-fd-N-name-of-AT_EMPTY_PATH-in-the-.patch
 )
 KSRC=$BUILD/$SRC_PKG$variant
 OUT=$BUILD/kernel$variant
