@@ -11,8 +11,9 @@
 #       locked) or root (not enforced).  Leave with "poweroff" (root) or
 #       Ctrl-A X.
 #
-# Environment: ACCEL=tcg (default) or kvm; TIMEOUT (seconds, default 900)
-# for a run; MEMORY (default 2G); SMP (default 2); KERNEL (another bzImage
+# Environment: ACCEL=tcg (default) or kvm (refused at once when KVM_DEVICE,
+# default /dev/kvm, is missing or not readable and writable); TIMEOUT
+# (seconds, default 900) for a run; MEMORY (default 2G); SMP (default 2); KERNEL (another bzImage
 # to boot instead of the project's, e.g. an unpatched build to compare).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -38,6 +39,17 @@ fi
 usage() {
 	sed -n '2,/^set /s/^# \{0,1\}//p' "$0" >&2
 	exit 2
+}
+
+# require_kvm: die with the reason when KVM cannot work here, instead of
+# starting a QEMU that fails or a boot that waits for its time limit.
+require_kvm() {
+	local dev=${KVM_DEVICE:-/dev/kvm}
+	[ -e "$dev" ] ||
+		die "ACCEL=kvm, but $dev does not exist: KVM is not available on this machine; boot with ACCEL=tcg (the default)"
+	if ! [ -r "$dev" ] || ! [ -w "$dev" ]; then
+		die "ACCEL=kvm, but $dev is not readable and writable by $(id -un); boot with ACCEL=tcg (the default) or get access to $dev"
+	fi
 }
 
 # qemu_base: the QEMU arguments every boot shares.
@@ -137,6 +149,8 @@ cmd_run() {
 			printf 'error: the guest stopped without reporting a result (qemu status %s, see %s)\n' \
 				"$rc" "$jobdir/qemu.log" >&2
 		fi
+		# A QEMU that failed to start wrote nothing to the serial log.
+		[ -s "$log" ] || log=$jobdir/qemu.log
 		fail_with_log "guest run" "$log"
 	fi
 	rc=$(cat "$jobdir/status")
@@ -162,6 +176,7 @@ cmd_shell() {
 		-append "$CMDLINE checkexec.autologin=$user"
 }
 
+[ "$ACCEL" != kvm ] || require_kvm
 case "${1:-}" in
 run) shift; cmd_run "$@" ;;
 shell) shift; cmd_shell "$@" ;;

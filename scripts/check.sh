@@ -72,6 +72,20 @@ nonce_came_back() {
 	[ -s "$JOB/nonce" ] && cmp -s "$JOB/nonce" "$JOB/nonce.echo"
 }
 
+# kvm_refused_at_once: ACCEL=kvm without a usable KVM device fails within
+# seconds, saying why, instead of waiting for the boot's time limit.
+kvm_refused_at_once() {
+	local out start=$SECONDS
+	if out=$(ACCEL=kvm KVM_DEVICE=/nonexistent/kvm TIMEOUT=60 \
+		"$TOP/scripts/boot.sh" run --name check-kvm -- true 2>&1); then
+		echo "# boot.sh succeeded"
+		return 1
+	fi
+	printf '%s\n' "$out" | sed 's/^/# /'
+	[ $((SECONDS - start)) -le 5 ] &&
+		grep -q 'ACCEL=kvm, but /nonexistent/kvm does not exist' <<<"$out"
+}
+
 if ! "$TOP/scripts/build-all.sh"; then
 	echo "not ok - build (see the error above)"
 	echo "0 passed, 1 failed"
@@ -83,6 +97,8 @@ count_guest_results "$JOB/output"
 host_check "the guest test runner exited with status 0 (it was $status)" \
 	test "$status" -eq 0
 host_check "the result channel brought the host's nonce back" nonce_came_back
+host_check "ACCEL=kvm without a usable /dev/kvm fails at once, saying why" \
+	kvm_refused_at_once
 # own_boot NAME TEST: run the guest test TEST (as root) in a boot of its
 # own, for a policy that stays until the boot ends.
 own_boot() {
