@@ -34,7 +34,7 @@ security=$(apt_repo bookworm-security)
 # earlier build installed (an old layout's) must not linger in it.
 rm -rf "$TESTLIBS/root"
 run_step "image: build the test programs (testlibs/)" "$LOGS/testlibs.log" \
-	make -C "$TOP/testlibs" O="$TESTLIBS"
+	make -C "$TOP/testlibs" O="$TESTLIBS" KHDR="$BUILD/kernel/headers/include"
 
 base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
 	"security=$security" images/mkosi.default)

@@ -14,11 +14,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../src/exec-check.h"
 #include "../src/files.h"
 #include "../src/securebits.h"
 #include "timing.h"
 
-#define AT_EXECVE_CHECK 0x10000
 #define ALLOWED "/usr/lib/checkexec/bin/loadcase"
 #define DENIED "/var/lib/checkexec/bench-0644"
 #define ROUNDS 31

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
+#include <linux/memfd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -14,13 +15,6 @@
 
 #include "../src/files.h"
 
-/* Linux 6.3 added these; the build host's headers may be older.  */
-#ifndef MFD_NOEXEC_SEAL
-# define MFD_NOEXEC_SEAL 0x0008U
-#endif
-#ifndef MFD_EXEC
-# define MFD_EXEC 0x0010U
-#endif
 
 /* Case directories: one on the root file system (execution allowed), one
    on the noexec /tmp.  */

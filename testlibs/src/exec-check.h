@@ -2,8 +2,10 @@
 #ifndef CHECKEXEC_EXEC_CHECK_H
 #define CHECKEXEC_EXEC_CHECK_H
 
-/* The flag of Linux 6.14 (linux/0001); the build host's headers may not
-   have it.  */
+/* The flag of Linux 6.14 (linux/0001).  The patched UAPI headers define
+   it in <linux/fcntl.h>, which cannot be included beside the C library's
+   <fcntl.h> (both define struct flock); uapi-agrees.c holds this copy to
+   the UAPI header's value at build time.  */
 #ifndef AT_EXECVE_CHECK
 # define AT_EXECVE_CHECK 0x10000
 #endif

@@ -1,5 +1,6 @@
 /* Seccomp filters that answer for the kernel.  */
 #include "seccomp.h"
+#include "exec-check.h"
 
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -7,8 +8,6 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-
-#define AT_EXECVE_CHECK 0x10000
 
 /* Install a filter: the system call NR whose argument ARG (low 32 bits,
    little-endian) matches VALUE (with the jump MATCH: BPF_JEQ or BPF_JSET)

@@ -7,6 +7,7 @@
    under SECBIT_EXEC_RESTRICT_FILE.  One TAP result each.
    Usage: test-memfd-noexec [EXPECTED-DIR] (unused)  */
 #include <errno.h>
+#include <linux/memfd.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,9 +23,6 @@
 #include "../src/securebits.h"
 #include "../src/tap.h"
 
-#ifndef MFD_EXEC
-# define MFD_EXEC 0x0010U
-#endif
 
 static int
 sysctl_value (void)
