@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: the cost of the check.  Builds the kernel with and without the
-# AT_EXECVE_CHECK fast path (linux/0007-0009, 0027), boots the same image on each,
+# AT_EXECVE_CHECK fast path (0007-0009, 0027), boots the same image on each,
 # runs the in-guest benchmark (testlibs/bench: one call of each kind, program
 # start-up and dlopen under Debian's stock ld.so, the project's build of the
 # same glibc without the patch, and the patched one with the bits clear,

@@ -13,8 +13,9 @@
 #
 # Environment: ACCEL=tcg (default) or kvm (refused at once when KVM_DEVICE,
 # default /dev/kvm, is missing or not readable and writable); TIMEOUT
-# (seconds, default 900) for a run; MEMORY (default 2G); SMP (default 2); KERNEL (another bzImage
-# to boot instead of the project's, e.g. an unpatched build to compare).
+# (seconds, default 900) for a run; MEMORY (default 2G); SMP (default 2);
+# KERNEL (another bzImage to boot instead of the project's, e.g. an
+# unpatched build to compare).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"

@@ -15,7 +15,6 @@
 
 #include "../src/files.h"
 
-
 /* Case directories: one on the root file system (execution allowed), one
    on the noexec /tmp.  */
 #define EXEC_CASES "/var/lib/checkexec/cases"

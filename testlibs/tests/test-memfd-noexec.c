@@ -23,7 +23,6 @@
 #include "../src/securebits.h"
 #include "../src/tap.h"
 
-
 static int
 sysctl_value (void)
 {

@@ -6,7 +6,6 @@
    would outlive a later remount and let the user write any code into
    it.  Once started, the directory must be noexec, the user's and
    closed to others.  Run as root; TAP.  */
-#include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
