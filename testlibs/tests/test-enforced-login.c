@@ -126,7 +126,7 @@ main (void)
     ok = 0;
   in_login_session ("systemctl --user stop checkexec-probe", output,
                     sizeof output);
-  /* A service, as the README says to start one.  */
+  /* A service, started as docs/guest.md says to.  */
   char *const service[] = { "/usr/bin/systemd-run", "--quiet",
                             "--unit=checkexec-probe-service",
                             "/usr/bin/set-exec", "-f", "-l", "--",
