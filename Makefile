@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc image build check check-glibc bench demo kernel-debug kernel-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs image build check check-glibc bench demo kernel-debug kernel-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -35,23 +35,20 @@ help:
 	@echo "                boot, run CMD in the guest (in DIR, shared from the host),"
 	@echo "                print its output; the exit status is CMD's"
 	@echo "make deps       install the Debian packages the project needs"
-	@echo "make kernel | glibc | image | build   build one stage, or all"
+	@echo "make kernel | glibc | testlibs | image | build   build one stage"
+	@echo "                (and the stages it needs), or all"
 	@echo "make clean      remove build/ (caches outside the checkout stay)"
 	@echo "make clean-cache  also remove the caches (ccache, artifacts, glibc trees)"
 	@echo "Variables: ACCEL=tcg|kvm (default tcg), TIMEOUT=seconds per boot,"
 	@echo "           CHECKEXEC_CACHE=dir (default ~/.cache/checkexec), JOBS=n"
 
+# Each target is one user intent and runs one script; which stage needs
+# which is known only to scripts/build-all.sh, which the scripts call.
 deps:
-	@$(SCRIPTS)/deps.sh
+	@$(SCRIPTS)/build-all.sh deps
 
-kernel: deps
-	@$(SCRIPTS)/build-kernel.sh
-
-glibc: deps
-	@$(SCRIPTS)/build-glibc.sh
-
-image: kernel glibc
-	@$(SCRIPTS)/build-image.sh
+kernel glibc testlibs image:
+	@$(SCRIPTS)/build-all.sh $@
 
 build:
 	@$(SCRIPTS)/build-all.sh
@@ -59,27 +56,27 @@ build:
 check:
 	@$(SCRIPTS)/check.sh
 
-check-glibc: deps
+check-glibc:
 	@$(SCRIPTS)/check-glibc.sh
 
-bench: deps
+bench:
 	@$(SCRIPTS)/bench.sh
 
-demo: build
+demo:
 	@$(SCRIPTS)/demo.sh
 
-kernel-debug: deps
+kernel-debug:
 	@$(SCRIPTS)/kernel-debug.sh
 
-kernel-each-patch: deps
+kernel-each-patch:
 	@$(SCRIPTS)/kernel-each-patch.sh
 
-shell: build
-	@$(SCRIPTS)/boot.sh shell $(USER_ARG)
+shell:
+	@$(SCRIPTS)/boot.sh --build shell $(USER_ARG)
 
-guest-run: build
+guest-run:
 	@test -n "$$GUEST_CMD" || { echo "error: give the command: make guest-run CMD='...'" >&2; exit 2; }
-	@$(SCRIPTS)/boot.sh run $(USER_ARG) $(DIR_ARG) -- bash -c "$$GUEST_CMD"
+	@$(SCRIPTS)/boot.sh --build run $(USER_ARG) $(DIR_ARG) -- bash -c "$$GUEST_CMD"
 
 clean:
 	rm -rf build

@@ -5,6 +5,8 @@
 #       Boot, run CMD in the guest (as USER, in DIR shared from the host when
 #       given), print its output, power off; exit with CMD's exit status.
 #       Job files, output and serial log: build/jobs/NAME (default "run").
+#   boot.sh --build run|shell ...
+#       The same, after building what is missing (scripts/build-all.sh).
 #   boot.sh shell [--user tester|root]
 #       Boot interactively on the serial console, logged in as the test user
 #       (the default: an enforced session, SECBIT_EXEC_RESTRICT_FILE set and
@@ -178,6 +180,11 @@ cmd_shell() {
 }
 
 [ "$ACCEL" != kvm ] || require_kvm
+# --build (make shell, make guest-run): build what is missing first.
+if [ "${1:-}" = --build ]; then
+	shift
+	"$TOP/scripts/build-all.sh"
+fi
 case "${1:-}" in
 run) shift; cmd_run "$@" ;;
 shell) shift; cmd_shell "$@" ;;

@@ -179,7 +179,7 @@ if [ "$variant" = patched ]; then
 		apply_series "$GSRC" "$TOP/glibc-patches"
 fi
 run_step "$STEP: configure" "$LOG_PREFIX-configure.log" configure
-run_step "$STEP: build with $JOBS jobs (about 12-16 min on a fresh machine)" \
+run_step "$STEP: build with $JOBS jobs (about 9-22 min on a fresh machine)" \
 	"$LOG_PREFIX-build.log" compile
 if [ "$variant" = patched ]; then
 	run_step "glibc: install into a staging tree" "$LOG_PREFIX-install.log" \

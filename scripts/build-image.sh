@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
 # Build the guest disk image with mkosi (images/): Debian bookworm from the
 # build machine's own apt mirror, with the project's glibc (build/glibc/root)
-# over Debian's, the kernel's selftests and set-exec (build/kernel/guest-root)
-# and the test programs of testlibs/.  Output:
-# build/image/checkexec.raw.  mkosi's incremental cache lives in the cache
-# directory, so a rebuild after a glibc or testlibs change skips the
-# bootstrap.
+# over Debian's, the kernel stage's user-space outputs (build/kernel/guest-root:
+# selftests, set-exec, the IPE test key) and the test programs
+# (build/testlibs/root).  Output: build/image/checkexec.raw.  mkosi's
+# incremental cache lives in the cache directory, so a rebuild after a glibc
+# or testlibs change skips the bootstrap.  The image holds no kernel: its key
+# has the content of guest-root, not the kernel's key, so a change of the
+# bzImage alone does not rebuild it.
+#   build-image.sh              build, unless build/image is up to date
+#   build-image.sh --print-key  print the image's key and stop
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
-hold_build_lock
 
 OUT=$BUILD/image
 GLIBC_ROOT=$BUILD/glibc/root
+KERNEL_OUT=${KERNEL_OUT:-$BUILD/kernel}
 TESTLIBS=$BUILD/testlibs
 SKELETON=$BUILD/image-skeleton
 
+case ${1:-} in
+"" | --print-key) ;;
+*) die "usage: build-image.sh [--print-key]" ;;
+esac
 [ -f "$BUILD/glibc/.key" ] || die "no glibc build in $BUILD/glibc (run: make glibc)"
-[ -f "$BUILD/kernel/.key" ] || die "no kernel build in $BUILD/kernel (run: make kernel)"
+[ -d "$KERNEL_OUT/guest-root" ] ||
+	die "no kernel user space in $KERNEL_OUT/guest-root (run: make kernel)"
 
 # apt_repo SUITE: the URI the build machine's apt takes SUITE from.
 apt_repo() {
@@ -30,18 +39,22 @@ mirror=$(apt_repo bookworm)
 [ -n "$mirror" ] || die "the apt configuration of this machine has no bookworm repository (apt-get update?)"
 security=$(apt_repo bookworm-security)
 
-# The image gets exactly what testlibs/Makefile installs now: files an
-# earlier build installed (an old layout's) must not linger in it.
-rm -rf "$TESTLIBS/root"
-run_step "image: build the test programs (testlibs/)" "$LOGS/testlibs.log" \
-	make -C "$TOP/testlibs" O="$TESTLIBS" KHDR="$BUILD/kernel/headers/include"
-
+testlibs_key=$(KERNEL_OUT=$KERNEL_OUT "$TOP/scripts/build-testlibs.sh" --print-key)
 base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
 	"security=$security" images/mkosi.default)
 key=$(content_key "$base_key" "glibc=$(cat "$BUILD/glibc/.key")" \
-	"kernel=$(cat "$BUILD/kernel/.key")" images testlibs \
+	"testlibs=$testlibs_key" \
+	"kernel-user-space=$(tree_hash "$KERNEL_OUT/guest-root")" images \
 	scripts/build-image.sh scripts/lib.sh)
 workdir=$CACHE/mkosi/$base_key
+if [ "${1:-}" = --print-key ]; then
+	echo "$key"
+	exit 0
+fi
+
+hold_build_lock
+[ "$(cat "$TESTLIBS/.key" 2>/dev/null)" = "$testlibs_key" ] ||
+	die "the test programs in $TESTLIBS are not built from the current sources (run: make testlibs)"
 
 if [ -f "$OUT/.key" ] && [ "$(cat "$OUT/.key")" = "$key" ]; then
 	say "image: up to date ($OUT)"
@@ -73,7 +86,7 @@ run_mkosi() {
 		--skeleton-tree="$SKELETON" \
 		--extra-tree="$TOP/images/mkosi.extra" \
 		--extra-tree="$GLIBC_ROOT" \
-		--extra-tree="$BUILD/kernel/guest-root" \
+		--extra-tree="$KERNEL_OUT/guest-root" \
 		--extra-tree="$TESTLIBS/root" \
 		--output-dir="$workdir" \
 		--cache="$CACHE/mkosi-packages" \

@@ -2,8 +2,8 @@
 # Build the guest kernel: Debian's linux-source-6.12 + linux/series, configured
 # from x86_64_defconfig + kvm_guest.config + linux/*.config.
 #   build-kernel.sh          output in build/kernel/: bzImage, headers/ (UAPI),
-#                            config, release, version, guest-root/ (selftests
-#                            and set-exec, for the image), checkpatch/
+#                            config, release, version, guest-root/ (selftests,
+#                            set-exec and the IPE test key, for the image)
 #   build-kernel.sh --without-fast-path
 #                            the series without the AT_EXECVE_CHECK fast path
 #                            (0007-0009, 0027), for make bench: build/kernel-without-fast-path/
@@ -124,10 +124,6 @@ build_user_space() {
 	mkdir -p "$root/usr/bin"
 	gcc -O2 -Wall -Wextra -Werror -isystem "$OUT.new/headers/include" \
 		-o "$root/usr/bin/set-exec" samples/check-exec/set-exec.c
-	# checkpatch.pl of this tree, for make check to run on linux/*.patch.
-	mkdir -p "$OUT.new/checkpatch"
-	cp scripts/checkpatch.pl scripts/spelling.txt \
-		scripts/const_structs.checkpatch "$OUT.new/checkpatch/"
 }
 
 export CCACHE_BASEDIR=$KSRC
@@ -136,7 +132,7 @@ run_step "$STEP: unpack $TARBALL" "$LOG-unpack.log" unpack_kernel
 run_step "$STEP: apply $SERIES_DIR/series" "$LOG-patch.log" \
 	apply_series "$KSRC" "$SERIES_DIR"
 run_step "$STEP: configure" "$LOG-config.log" configure
-run_step "$STEP: build bzImage with $JOBS jobs (about 15 min on a fresh machine)" \
+run_step "$STEP: build bzImage with $JOBS jobs (the stage takes about 17-27 min on a fresh machine)" \
 	"$LOG-build.log" compile
 if [ -z "$variant" ]; then
 	run_step "kernel: build the $KSELFTESTS selftests, mdwe_test and set-exec" \

@@ -90,8 +90,8 @@ compare_suites() {
 	fi
 }
 
+"$TOP/scripts/build-all.sh" glibc
 "$TOP/scripts/build-glibc.sh" --unpatched
-"$TOP/scripts/build-glibc.sh"
 elf_suite unpatched
 baseline=$TREE/elf-results
 elf_suite patched

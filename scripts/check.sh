@@ -6,6 +6,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/kernel-tree.sh
+source "$TOP/scripts/kernel-tree.sh"
 hold_build_lock
 
 JOB=$BUILD/jobs/check
@@ -59,10 +61,26 @@ host_check() {
 	fi
 }
 
+CHECKPATCH=$BUILD/checkpatch
+
+# fetch_checkpatch: checkpatch.pl and the data files it reads beside it,
+# from Debian's kernel source, once per version of that source.
+fetch_checkpatch() {
+	local version file
+	version=$(pkg_version "$SRC_PKG")
+	[ "$(cat "$CHECKPATCH/.version" 2>/dev/null)" = "$version" ] && return 0
+	rm -rf "$CHECKPATCH"
+	mkdir -p "$CHECKPATCH"
+	for file in checkpatch.pl spelling.txt const_structs.checkpatch; do
+		echo "$SRC_PKG/scripts/$file"
+	done | tar -C "$CHECKPATCH" --strip-components=2 -xf "$TARBALL" -T -
+	echo "$version" >"$CHECKPATCH/.version"
+}
+
 # checkpatch_clean PATCH: the kernel's checkpatch.pl --strict finds nothing.
 checkpatch_clean() {
 	local out
-	out=$(perl "$BUILD/kernel/checkpatch/checkpatch.pl" --strict --no-tree -q "$1" 2>&1) &&
+	out=$(perl "$CHECKPATCH/checkpatch.pl" --strict --no-tree -q "$1" 2>&1) &&
 		[ -z "$out" ] && return 0
 	printf '%s\n' "$out" | sed 's/^/# /'
 	return 1
@@ -84,6 +102,51 @@ kvm_refused_at_once() {
 	printf '%s\n' "$out" | sed 's/^/# /'
 	[ $((SECONDS - start)) -le 5 ] &&
 		grep -q 'ACCEL=kvm, but /nonexistent/kvm does not exist' <<<"$out"
+}
+
+# stage_keys KERNEL_OUT: the keys of the test programs and of the image
+# built on the kernel stage's output KERNEL_OUT, on one line.
+stage_keys() {
+	echo "$(KERNEL_OUT=$1 "$TOP/scripts/build-testlibs.sh" --print-key)" \
+		"$(KERNEL_OUT=$1 "$TOP/scripts/build-image.sh" --print-key)"
+}
+
+# compare_keys WHAT BEFORE AFTER TESTLIBS IMAGE: after WHAT, the keys must
+# have stayed ("same") or changed ("new") as TESTLIBS and IMAGE say.
+compare_keys() {
+	local what=$1 before after want got
+	read -ra before <<<"$2"
+	read -ra after <<<"$3"
+	want="$4 $5"
+	got="$([ "${before[0]}" = "${after[0]}" ] && echo same || echo new)"
+	got+=" $([ "${before[1]}" = "${after[1]}" ] && echo same || echo new)"
+	echo "# $what: test programs and image keys: $got (expected: $want)"
+	[ "$got" = "$want" ]
+}
+
+# stage_keys_follow_inputs: the test programs and the image are rebuilt
+# exactly when what they are built from changes, checked on a copy of the
+# kernel stage's output.  A new bzImage with a new kernel key, release and
+# version (what a kernel-only patch gives) changes neither key; a changed
+# selftest changes the image's alone; a changed UAPI header both.
+stage_keys_follow_inputs() {
+	local tmp keys0 keys1 keys2 keys3 rc=0
+	tmp=$(mktemp -d "$BUILD/.stage-keys-XXXXXX")
+	cp -a "$BUILD/kernel/." "$tmp/"
+	keys0=$(stage_keys "$tmp")
+	echo changed >>"$tmp/bzImage"
+	echo 0123456789abcdef >"$tmp/.key"
+	echo "#2 SMP PREEMPT_DYNAMIC changed" >"$tmp/version"
+	keys1=$(stage_keys "$tmp")
+	compare_keys "a bzImage-only change" "$keys0" "$keys1" same same || rc=1
+	echo >>"$tmp/guest-root/usr/lib/checkexec/kselftest/exec/check-exec"
+	keys2=$(stage_keys "$tmp")
+	compare_keys "a selftest change" "$keys1" "$keys2" same new || rc=1
+	echo '/* changed */' >>"$tmp/headers/include/linux/securebits.h"
+	keys3=$(stage_keys "$tmp")
+	compare_keys "a UAPI header change" "$keys2" "$keys3" new new || rc=1
+	rm -rf "$tmp"
+	return "$rc"
 }
 
 if ! "$TOP/scripts/build-all.sh"; then
@@ -114,6 +177,9 @@ own_boot() {
 own_boot check-ima test-ima-appraise
 own_boot check-ipe test-ipe-policy
 own_boot check-apparmor test-apparmor-profiles
+host_check "a bzImage-only change rebuilds neither the test programs nor the image; a selftest or header change does" \
+	stage_keys_follow_inputs
+run_step "checkpatch: from $TARBALL" "$LOGS/checkpatch-fetch.log" fetch_checkpatch
 for patch in "$TOP"/linux/*.patch; do
 	[ -e "$patch" ] || continue
 	host_check "checkpatch --strict is clean on linux/${patch##*/}" \

@@ -6,6 +6,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
+"$TOP/scripts/build-all.sh"
 status=0
 "$TOP/scripts/boot.sh" run --name demo -- /usr/lib/checkexec/demo || status=$?
 table=$BUILD/jobs/demo/demo-table.txt

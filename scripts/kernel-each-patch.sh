@@ -17,6 +17,7 @@ source "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/kernel-tree.sh
 source "$TOP/scripts/kernel-tree.sh"
 hold_build_lock
+"$TOP/scripts/build-all.sh" deps
 
 FRAGMENTS=("$TOP"/linux/*.config)
 KSRC=$BUILD/$SRC_PKG-each-patch

@@ -44,12 +44,23 @@ check_fragment() {
 
 # make_ipe_test_key: the key pair whose certificate the kernel trusts
 # (CONFIG_SYSTEM_TRUSTED_KEYS in linux/checkexec.config), so that the IPE
-# test can sign a policy.  A test key of a test kernel, made per build.
+# test can sign a policy.  A test key of a test kernel, made once per cache
+# and then reused, so that two builds of the same series give the image the
+# same key: a kernel change that leaves its user-space outputs alone then
+# does not rebuild the image.
 make_ipe_test_key() {
-	openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 \
-		-subj "/CN=checkexec IPE test key/" -outform PEM \
-		-keyout certs/checkexec-ipe-test.key \
-		-out certs/checkexec-ipe-test.pem
+	local dir=$CACHE/ipe-test-key tmp
+	if [ ! -s "$dir/key.pem" ] || [ ! -s "$dir/cert.pem" ]; then
+		mkdir -p "$CACHE"
+		tmp=$(mktemp -d "$CACHE/.ipe-test-key-XXXXXX")
+		openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 \
+			-subj "/CN=checkexec IPE test key/" -outform PEM \
+			-keyout "$tmp/key.pem" -out "$tmp/cert.pem"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
+	fi
+	cp "$dir/key.pem" certs/checkexec-ipe-test.key
+	cp "$dir/cert.pem" certs/checkexec-ipe-test.pem
 }
 
 # merge_config: KSRC/.config from the defconfigs and FRAGMENTS.  Settings

@@ -80,6 +80,18 @@ content_key() {
 	) | sha256sum | cut -c1-16
 }
 
+# tree_hash DIR: a short hash of the names (relative to DIR), modes and
+# content of every file and symbolic link below DIR, wherever DIR is: the
+# key of a stage's output as the next stage sees it.
+tree_hash() {
+	[ -d "$1" ] || die "tree_hash: $1 is not a directory"
+	(
+		cd "$1" || exit
+		find . \( -type f -o -type l \) -printf '%m %p %l\n' | LC_ALL=C sort
+		find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
+	) | sha256sum | cut -c1-16
+}
+
 # pkg_version PACKAGE: the installed version of a Debian package.
 pkg_version() {
 	dpkg-query -W -f='${Version}' "$1" 2>/dev/null ||
