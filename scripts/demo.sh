@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make demo: boot the guest, run the catalogue of bypass attempts
-# (testlibs/demo) in the open, audit and enforced sessions, print the table
+# (testlibs/run-demo) in the open, audit and enforced sessions, print the table
 # and keep it in build/demo-table.txt.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 
 "$TOP/scripts/build-all.sh"
 status=0
-"$TOP/scripts/boot.sh" run --name demo -- /usr/lib/checkexec/demo || status=$?
+"$TOP/scripts/boot.sh" run --name demo -- /usr/lib/checkexec/run-demo || status=$?
 table=$BUILD/jobs/demo/demo-table.txt
 [ -s "$table" ] ||
 	die "the guest wrote no table (serial log: $BUILD/jobs/demo/serial.log)"

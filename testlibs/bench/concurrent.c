@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../src/exec-check.h"
+#include "exec-check.h"
 #include "timing.h"
 
 #define CHECKED "/usr/lib/checkexec/bin/loadcase"

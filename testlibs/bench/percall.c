@@ -14,9 +14,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../src/exec-check.h"
-#include "../src/files.h"
-#include "../src/securebits.h"
+#include "exec-check.h"
+#include "files.h"
+#include "securebits.h"
 #include "timing.h"
 
 #define ALLOWED "/usr/lib/checkexec/bin/loadcase"

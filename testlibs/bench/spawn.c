@@ -13,9 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../src/capture.h"
-#include "../src/files.h"
-#include "../src/securebits.h"
+#include "capture.h"
+#include "files.h"
+#include "securebits.h"
 #include "timing.h"
 
 #define STOCK_DIR "/var/lib/checkexec/stock"

@@ -31,24 +31,24 @@ outcome_name (enum outcome o)
 }
 
 static bool
-enforcing (enum mode m)
+enforcing (enum policy m)
 {
-  return m == MODE_ENFORCE || m == MODE_LOCKED
-         || m == MODE_SECUREBITS_UNREADABLE;
+  return m == POLICY_ENFORCE || m == POLICY_LOCKED
+         || m == POLICY_SECUREBITS_UNREADABLE;
 }
 
 enum outcome
-expected_outcome (const struct path *path, enum situation s, enum mode m)
+expected_outcome (const struct route *route, enum situation s, enum policy m)
 {
-  if (m == MODE_TRACED)
+  if (m == POLICY_TRACED)
     return TRACE_DENIED;
-  if (mode_check_error (m) != 0)
+  if (policy_check_error (m) != 0)
     return ALL_REFUSED;
-  if (mode_forges_success (m))
+  if (policy_forges_success (m))
     return situation_fails_check (s) ? KERNEL_DENIED : LOADED;
   if (s == MEMFD_EXEC)
     return NO_MEMFD;
-  if (path->execs_from_directory && (s == NOEXEC_0755 || s == LANDLOCK_DENIED))
+  if (route->execs_from_directory && (s == NOEXEC_0755 || s == LANDLOCK_DENIED))
     return EXEC_DENIED;
   if (s == DIRECTORY || s == FIFO || s == DEV_NULL)
     return NOT_LOADABLE;
@@ -84,12 +84,12 @@ has_line (const char *output, const char *first, const char *second)
   return false;
 }
 
-/* ld.so's check gave the payload FILE (as PATH names it) VERDICT.  */
+/* ld.so's check gave the payload FILE (as ROUTE names it) VERDICT.  */
 static bool
-check_said (const struct path *path, const char *file, const char *verdict,
+check_said (const struct route *route, const char *file, const char *verdict,
             const char *output)
 {
-  const char *name = path->loaded_as != NULL ? path->loaded_as : file;
+  const char *name = route->loaded_as != NULL ? route->loaded_as : file;
   const char *slash = strrchr (name, '/');
   char tail[512];
   snprintf (tail, sizeof tail, "/%s verdict=%s",
@@ -118,18 +118,18 @@ map_attempted (const char *file, const char *output)
   return map != NULL && (next_try == NULL || map < next_try);
 }
 
-/* ld.so tried to map FILE and failed: its error, or for a path that says
+/* ld.so tried to map FILE and failed: its error, or for a route that says
    nothing, the attempt.  */
 static bool
-map_failed (const struct path *path, const char *file, const char *output)
+map_failed (const struct route *route, const char *file, const char *output)
 {
-  return path->silent_refusal != NULL ? map_attempted (file, output)
+  return route->silent_refusal != NULL ? map_attempted (file, output)
                                       : has (output, "failed to map segment");
 }
 
 /* The part of the verdict that depends on the outcome.  */
 static bool
-outcome_seen (enum outcome expected, const struct path *path, enum mode m,
+outcome_seen (enum outcome expected, const struct route *route, enum policy m,
               const char *file, bool marked, const char *output,
               const char **why)
 {
@@ -141,23 +141,23 @@ outcome_seen (enum outcome expected, const struct path *path, enum mode m,
       return marked;
     case REFUSED:
       *why = "ld.so's check did not refuse the payload";
-      return !marked && check_said (path, file, "refused", output)
+      return !marked && check_said (route, file, "refused", output)
              && (has (output, POLICY_TEXT)
-                 || (path->silent_refusal != NULL
-                     && has (output, path->silent_refusal)));
+                 || (route->silent_refusal != NULL
+                     && has (output, route->silent_refusal)));
     case MAP_DENIED:
       *why = "mapping the payload did not fail";
-      return !marked && map_failed (path, file, output);
+      return !marked && map_failed (route, file, output);
     case KERNEL_DENIED:
       /* The forged "allowed" must have reached ld.so.  */
-      if (m == MODE_CHECK_FORGED
-          && !check_said (path, file, "allowed", output))
+      if (m == POLICY_CHECK_FORGED
+          && !check_said (route, file, "allowed", output))
         {
           *why = "ld.so's check did not allow the payload";
           return false;
         }
       *why = "mapping the payload did not fail";
-      return !marked && map_failed (path, file, output);
+      return !marked && map_failed (route, file, output);
     case NOT_LOADABLE:
       *why = "the payload left a mark";
       return !marked;
@@ -169,7 +169,7 @@ outcome_seen (enum outcome expected, const struct path *path, enum mode m,
       return !marked && has (output, "memfd_create: Permission denied");
     case ALL_REFUSED:
       snprintf (text, sizeof text, POLICY_TEXT ": %s",
-                strerror (mode_check_error (m)));
+                strerror (policy_check_error (m)));
       *why = "ld.so did not refuse on the forged error";
       return !marked && has (output, text);
     case TRACE_DENIED:
@@ -179,24 +179,24 @@ outcome_seen (enum outcome expected, const struct path *path, enum mode m,
   return false;
 }
 
-/* What the mode itself must have made ld.so or the case say.  */
+/* What the policy itself must have made ld.so or the case say.  */
 static bool
-mode_seen (enum mode m, const char *output, const char **why)
+policy_seen (enum policy m, const char *output, const char **why)
 {
-  if (mode_is_locked (m)
+  if (policy_is_locked (m)
       && (!has (output, "unlock: refused")
           || has (output, "unlock: succeeded")))
     {
       *why = "the locked bit could be cleared";
       return false;
     }
-  if (m == MODE_SECUREBITS_UNREADABLE
+  if (m == POLICY_SECUREBITS_UNREADABLE
       && !has (output, "cannot read the securebits"))
     {
       *why = "ld.so did not say that it could not read the securebits";
       return false;
     }
-  if ((m == MODE_CHECK_EINVAL || m == MODE_CHECK_ENOSYS)
+  if ((m == POLICY_CHECK_EINVAL || m == POLICY_CHECK_ENOSYS)
       && !has (output, "the kernel did not check executability"))
     {
       *why = "ld.so did not say that the kernel did not check";
@@ -206,8 +206,8 @@ mode_seen (enum mode m, const char *output, const char **why)
 }
 
 bool
-outcome_matches (enum outcome expected, const struct path *path,
-                 enum situation s, enum mode m, const char *file,
+outcome_matches (enum outcome expected, const struct route *route,
+                 enum situation s, enum policy m, const char *file,
                  bool marked, const char *output, int status,
                  const char **why)
 {
@@ -216,17 +216,17 @@ outcome_matches (enum outcome expected, const struct path *path,
       *why = "the process was killed by a signal";
       return false;
     }
-  if (!outcome_seen (expected, path, m, file, marked, output, why)
-      || !mode_seen (m, output, why))
+  if (!outcome_seen (expected, route, m, file, marked, output, why)
+      || !policy_seen (m, output, why))
     return false;
   /* Nothing but a refusal or audit mode may talk about the policy.  */
-  if (expected != REFUSED && expected != ALL_REFUSED && m != MODE_AUDIT
+  if (expected != REFUSED && expected != ALL_REFUSED && m != POLICY_AUDIT
       && has (output, POLICY_TEXT))
     {
       *why = "a refusal was reported";
       return false;
     }
-  if (m == MODE_AUDIT && expected == LOADED && situation_fails_check (s)
+  if (m == POLICY_AUDIT && expected == LOADED && situation_fails_check (s)
       && !has (output, AUDIT_TEXT))
     {
       *why = "audit mode did not report the file";

@@ -1,5 +1,5 @@
 /* The library-loading matrix: every way of getting ld.so to load an object
-   (a path) x every kind of file it is given (a situation) x every mode of
+   (a route) x every kind of file it is given (a situation) x every policy of
    the executability check, for root and the test user.  */
 #ifndef CHECKEXEC_MATRIX_H
 #define CHECKEXEC_MATRIX_H
@@ -22,25 +22,25 @@ enum situation
   SITUATION_COUNT
 };
 
-/* How the check is set up for the loading process.  From MODE_LOCKED on,
-   the bit is set and locked, and the modes after it are the attacks of a
+/* How the check is set up for the loading process.  From POLICY_LOCKED on,
+   the bit is set and locked, and the policies after it are the attacks of a
    user in the enforced session on the answers ld.so gets: forged errors
    (ld.so fails closed) and forged successes (the kernel refuses the
    mapping).  */
-enum mode
+enum policy
 {
-  MODE_CLEAR,       /* securebits clear, tunable unset: stock behaviour */
-  MODE_AUDIT,       /* glibc.rtld.exec_check=1: check, report, load */
-  MODE_ENFORCE,     /* SECBIT_EXEC_RESTRICT_FILE set */
-  MODE_LOCKED,      /* ... and SECBIT_EXEC_RESTRICT_FILE_LOCKED */
-  MODE_SECUREBITS_UNREADABLE,  /* a seccomp filter fails PR_GET_SECUREBITS */
-  MODE_CHECK_EINVAL,  /* a seccomp filter answers the check: EINVAL */
-  MODE_CHECK_ENOSYS,  /* ... ENOSYS */
-  MODE_CHECK_EPERM,   /* ... EPERM */
-  MODE_SECUREBITS_FORGED,  /* a seccomp filter answers PR_GET_SECUREBITS: 0 */
-  MODE_CHECK_FORGED,  /* a seccomp filter answers the check: 0 */
-  MODE_TRACED,      /* strace answers 0 for every execveat */
-  MODE_COUNT
+  POLICY_CLEAR,       /* securebits clear, tunable unset: stock behaviour */
+  POLICY_AUDIT,       /* glibc.rtld.exec_check=1: check, report, load */
+  POLICY_ENFORCE,     /* SECBIT_EXEC_RESTRICT_FILE set */
+  POLICY_LOCKED,      /* ... and SECBIT_EXEC_RESTRICT_FILE_LOCKED */
+  POLICY_SECUREBITS_UNREADABLE,  /* a seccomp filter fails PR_GET_SECUREBITS */
+  POLICY_CHECK_EINVAL,  /* a seccomp filter answers the check: EINVAL */
+  POLICY_CHECK_ENOSYS,  /* ... ENOSYS */
+  POLICY_CHECK_EPERM,   /* ... EPERM */
+  POLICY_SECUREBITS_FORGED,  /* a seccomp filter answers PR_GET_SECUREBITS: 0 */
+  POLICY_CHECK_FORGED,  /* a seccomp filter answers the check: 0 */
+  POLICY_TRACED,      /* strace answers 0 for every execveat */
+  POLICY_COUNT
 };
 
 /* What a case must end in.  */
@@ -57,14 +57,14 @@ enum outcome
   KERNEL_DENIED,    /* ld.so was lied to, Exec Restrict refused the mapping */
 };
 
-/* A path names the payload either as a file (any name works, including
+/* A route names the payload either as a file (any name works, including
    /proc/self/fd/N) or by a fixed name inside a directory it searches.  */
 enum naming { BY_FILE, BY_DIRECTORY };
 
-/* The most arguments of a path's command.  */
-#define PATH_ARGS 6
+/* The most arguments of a route's command.  */
+#define ROUTE_ARGS 6
 
-struct path
+struct route
 {
   const char *name;
   enum naming naming;
@@ -77,15 +77,15 @@ struct path
   /* The name ld.so opens the payload by when it is not the payload's file
      name (a symlink, /proc/self/fd/N); NULL otherwise.  */
   const char *loaded_as;
-  /* Text the output has when the payload was refused and the path shows
+  /* Text the output has when the payload was refused and the route shows
      no loader error (a search that fell back, a silent libc module).  */
   const char *silent_refusal;
   /* The command and one extra environment entry ("NAME=value", or NULL),
      with @FILE@ standing for the payload's name, @DIR@ for its directory
      and @BASE@ for its last component.  */
-  const char *argv[PATH_ARGS];
+  const char *argv[ROUTE_ARGS];
   const char *env;
-  /* Set up what else the path needs, as root in the parent, after the
+  /* Set up what else the route needs, as root in the parent, after the
      situation (DIR, FILE) is ready; may be NULL.  Returns 0, or -1 after
      printing why.  */
   int (*prepare_root) (const char *dir, const char *file);
@@ -94,14 +94,14 @@ struct path
   int (*prepare_child) (const char *dir, const char *file);
 };
 
-extern const struct path matrix_paths[];
-extern const size_t matrix_path_count;
+extern const struct route matrix_routes[];
+extern const size_t matrix_route_count;
 
-/* The command of PATH for the payload FILE in DIR: fills ARGV (at least
-   PATH_ARGS entries) and ENV (at least 2: the extra entry or nothing,
+/* The command of ROUTE for the payload FILE in DIR: fills ARGV (at least
+   ROUTE_ARGS entries) and ENV (at least 2: the extra entry or nothing,
    then NULL), with strings kept in BUF of LEN bytes.  Returns 0, or -1 if
    BUF is too small.  */
-int path_command (const struct path *path, const char *dir, const char *file,
+int route_command (const struct route *route, const char *dir, const char *file,
                   const char **argv, const char **env, char *buf, size_t len);
 
 /* The payload files the guest image carries.  */
@@ -120,52 +120,52 @@ int path_command (const struct path *path, const char *dir, const char *file,
 #define DLOPEN_FD_NAME "/proc/self/fd/101"
 
 const char *situation_name (enum situation s);
-const char *mode_name (enum mode m);
+const char *policy_name (enum policy m);
 const char *outcome_name (enum outcome o);
 
 /* Whether the kernel's check refuses the payload in situation S.  */
 bool situation_fails_check (enum situation s);
 bool situation_is_memfd (enum situation s);
 
-/* Prepare situation S for PATH as root: fill DIR (a directory for this
-   case) and FILE (the name the path gets).  Returns 0 or -1.  */
-int situation_prepare (enum situation s, const struct path *path,
+/* Prepare situation S for ROUTE as root: fill DIR (a directory for this
+   case) and FILE (the name the route gets).  Returns 0 or -1.  */
+int situation_prepare (enum situation s, const struct route *route,
                        const char *case_dir, char *dir, size_t dir_len,
                        char *file, size_t file_len);
 /* In the parent while the case runs: keep a writer on a fifo.  Returns an
    fd to close afterwards, or -1.  */
 int situation_hold_fifo (enum situation s, const char *file);
-/* In the child, as the final user: create the memfd (holding PATH's
+/* In the child, as the final user: create the memfd (holding ROUTE's
    payload) or apply the Landlock ruleset.  Returns 0, or -1 after printing
    why (the memfd refusal prints "memfd_create: ...").  */
-int situation_enter (enum situation s, const struct path *path);
+int situation_enter (enum situation s, const struct route *route);
 
-/* Whether mode M is tried in situation S, for root if ROOT: the attacks
+/* Whether policy M is tried in situation S, for root if ROOT: the attacks
    only on a 0755 and a 0644 file, tracing only as the test user (root
    may trace, and may do anything else too).  */
-bool mode_applies (enum mode m, enum situation s, bool root);
-/* Whether the bit is set and locked in mode M.  */
-bool mode_is_locked (enum mode m);
-/* In the child: put the process in mode M (securebits, seccomp filter).
-   In a locked mode it then tries to clear the bit and prints
+bool policy_applies (enum policy m, enum situation s, bool root);
+/* Whether the bit is set and locked in policy M.  */
+bool policy_is_locked (enum policy m);
+/* In the child: put the process in policy M (securebits, seccomp filter).
+   In a locked policy it then tries to clear the bit and prints
    "unlock: refused" or "unlock: succeeded".  Returns 0 or -1.  */
-int mode_enter (enum mode m);
-/* The environment entry mode M adds, or NULL.  */
-const char *mode_environment (enum mode m);
-/* The error a seccomp filter answers the check with in mode M, or 0.  */
-int mode_check_error (enum mode m);
-/* Whether mode M lies to ld.so with a success it cannot tell from the
+int policy_enter (enum policy m);
+/* The environment entry policy M adds, or NULL.  */
+const char *policy_environment (enum policy m);
+/* The error a seccomp filter answers the check with in policy M, or 0.  */
+int policy_check_error (enum policy m);
+/* Whether policy M lies to ld.so with a success it cannot tell from the
    kernel's answer.  */
-bool mode_forges_success (enum mode m);
+bool policy_forges_success (enum policy m);
 
-/* The outcome PATH must have for situation S in mode M.  */
-enum outcome expected_outcome (const struct path *path, enum situation s,
-                               enum mode m);
+/* The outcome ROUTE must have for situation S in policy M.  */
+enum outcome expected_outcome (const struct route *route, enum situation s,
+                               enum policy m);
 /* Whether the observed run matches: FILE is the payload's name, MARKED
    whether the payload left its mark, OUTPUT what the case printed,
    STATUS its wait status.  On a mismatch, WHY says what was wrong.  */
-bool outcome_matches (enum outcome expected, const struct path *path,
-                      enum situation s, enum mode m, const char *file,
+bool outcome_matches (enum outcome expected, const struct route *route,
+                      enum situation s, enum policy m, const char *file,
                       bool marked, const char *output, int status,
                       const char **why);
 

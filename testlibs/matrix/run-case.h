@@ -21,9 +21,9 @@ struct case_result
   char output[16384];   /* standard output and error, truncated */
 };
 
-/* Run PATH on the payload named FILE in DIR (situation S, mode M) as USER,
+/* Run ROUTE on the payload named FILE in DIR (situation S, policy M) as USER,
    with the payload's mark file MARK; wait at most TIMEOUT seconds.  */
-void run_case (const struct path *path, enum situation s, enum mode m,
+void run_case (const struct route *route, enum situation s, enum policy m,
                const struct case_user *user, const char *dir,
                const char *file, const char *mark, int timeout,
                struct case_result *result);

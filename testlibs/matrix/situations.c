@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../src/files.h"
+#include "files.h"
 
 /* Case directories: one on the root file system (execution allowed), one
    on the noexec /tmp.  */
@@ -51,25 +51,25 @@ situation_is_memfd (enum situation s)
   return s == MEMFD_EXEC || s == MEMFD_NOEXEC;
 }
 
-/* The payload file for PATH.  */
+/* The payload file for ROUTE.  */
 static const char *
-payload_source (const struct path *path)
+payload_source (const struct route *route)
 {
-  return path->payload_is_program ? PAYLOAD_PROGRAM : PAYLOAD_LIBRARY;
+  return route->payload_is_program ? PAYLOAD_PROGRAM : PAYLOAD_LIBRARY;
 }
 
 /* Put the object named NAME in DIR as situation S wants it.  */
 static int
-place_object (enum situation s, const struct path *path, const char *name)
+place_object (enum situation s, const struct route *route, const char *name)
 {
   switch (s)
     {
     case EXEC_0755:
     case NOEXEC_0755:
     case LANDLOCK_DENIED:
-      return copy_file (payload_source (path), name, 0755);
+      return copy_file (payload_source (route), name, 0755);
     case EXEC_0644:
-      return copy_file (payload_source (path), name, 0644);
+      return copy_file (payload_source (route), name, 0644);
     case DIRECTORY:
       return make_directory (name, 0755);
     case FIFO:
@@ -88,7 +88,7 @@ place_object (enum situation s, const struct path *path, const char *name)
 }
 
 int
-situation_prepare (enum situation s, const struct path *path,
+situation_prepare (enum situation s, const struct route *route,
                    const char *case_dir, char *dir, size_t dir_len,
                    char *file, size_t file_len)
 {
@@ -102,8 +102,8 @@ situation_prepare (enum situation s, const struct path *path,
       snprintf (file, file_len, "/proc/self/fd/%d", MEMFD_FD);
       return 0;
     }
-  snprintf (file, file_len, "%s/%s", dir, path->file_name);
-  return place_object (s, path, file);
+  snprintf (file, file_len, "%s/%s", dir, route->file_name);
+  return place_object (s, route, file);
 }
 
 int
@@ -125,9 +125,9 @@ situation_hold_fifo (enum situation s, const char *file)
   return fd;
 }
 
-/* A memfd holding PATH's payload at descriptor MEMFD_FD.  */
+/* A memfd holding ROUTE's payload at descriptor MEMFD_FD.  */
 static int
-enter_memfd (unsigned int flags, const struct path *path)
+enter_memfd (unsigned int flags, const struct route *route)
 {
   int fd = memfd_create ("payload", flags);
   if (fd < 0)
@@ -135,7 +135,7 @@ enter_memfd (unsigned int flags, const struct path *path)
       printf ("memfd_create: %s\n", strerror (errno));
       return -1;
     }
-  if (copy_into_fd (payload_source (path), fd) != 0
+  if (copy_into_fd (payload_source (route), fd) != 0
       || dup2 (fd, MEMFD_FD) != MEMFD_FD)
     {
       printf ("# filling the memfd: %m\n");
@@ -179,14 +179,14 @@ enter_landlock (void)
 }
 
 int
-situation_enter (enum situation s, const struct path *path)
+situation_enter (enum situation s, const struct route *route)
 {
   switch (s)
     {
     case MEMFD_EXEC:
-      return enter_memfd (MFD_EXEC, path);
+      return enter_memfd (MFD_EXEC, route);
     case MEMFD_NOEXEC:
-      return enter_memfd (MFD_NOEXEC_SEAL, path);
+      return enter_memfd (MFD_NOEXEC_SEAL, route);
     case LANDLOCK_DENIED:
       return enter_landlock ();
     default:

@@ -29,14 +29,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../src/capture.h"
-#include "../src/command.h"
-#include "../src/exec-check.h"
-#include "../src/files.h"
-#include "../src/kernel-log.h"
-#include "../src/policy-probes.h"
-#include "../src/securebits.h"
-#include "../src/tap.h"
+#include "capture.h"
+#include "command.h"
+#include "exec-check.h"
+#include "files.h"
+#include "kernel-log.h"
+#include "policy-probes.h"
+#include "securebits.h"
+#include "tap.h"
 
 #define LIB "/usr/lib/checkexec"
 #define PROFILES "/sys/kernel/security/apparmor/profiles"

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../src/exec-check.h"
-#include "../src/files.h"
-#include "../src/tap.h"
+#include "exec-check.h"
+#include "files.h"
+#include "tap.h"
 
 #define SOAK_DIR "/var/lib/checkexec/soak"
 #define ALLOWED SOAK_DIR "/allowed"

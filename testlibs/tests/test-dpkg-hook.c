@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "../src/command.h"
+#include "command.h"
 
 #define DEB "/usr/lib/checkexec/payload/checkexec-dpkg-probe.deb"
 #define LIBRARY "/usr/lib/x86_64-linux-gnu/libcheckexec-dpkg-probe.so"

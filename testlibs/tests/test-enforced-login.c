@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/command.h"
-#include "../src/files.h"
-#include "../src/securebits.h"
+#include "command.h"
+#include "files.h"
+#include "securebits.h"
 
 /* Run COMMAND in a login shell of the test user.  */
 static int

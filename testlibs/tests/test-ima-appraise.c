@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/command.h"
-#include "../src/exec-check.h"
-#include "../src/files.h"
-#include "../src/kernel-log.h"
-#include "../src/policy-probes.h"
-#include "../src/tap.h"
+#include "command.h"
+#include "exec-check.h"
+#include "files.h"
+#include "kernel-log.h"
+#include "policy-probes.h"
+#include "tap.h"
 
 #define PAYLOAD "/usr/lib/checkexec/payload"
 #define SECURITYFS "/sys/kernel/security"

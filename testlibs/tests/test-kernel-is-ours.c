@@ -1,7 +1,7 @@
 /* The running kernel is the one the host just built: uname -r and uname -v
    (which holds the build's time stamp) match what the build recorded.
    Usage: test-kernel-is-ours EXPECTED-DIR  */
-#include "../src/expected.h"
+#include "expected.h"
 
 #include <stdio.h>
 #include <string.h>

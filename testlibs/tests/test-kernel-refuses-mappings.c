@@ -17,9 +17,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../src/command.h"
-#include "../src/files.h"
-#include "../src/tap.h"
+#include "command.h"
+#include "files.h"
+#include "tap.h"
 
 #define PAYLOAD "/usr/lib/checkexec/payload"
 #define MAPS_DIR "/var/lib/checkexec/maps"

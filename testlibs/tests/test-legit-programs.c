@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../src/command.h"
+#include "command.h"
 
 static const char *const programs[] = {
   "python3 -c 'import ctypes, decimal, hashlib, json, sqlite3, ssl, zlib'",

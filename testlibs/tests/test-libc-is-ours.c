@@ -1,8 +1,8 @@
 /* The C library and dynamic linker in use are the ones the host just built:
    the build-ids of the loaded libc.so.6 and ld.so match the build's.
    Usage: test-libc-is-ours EXPECTED-DIR  */
-#include "../src/expected.h"
-#include "../src/loaded-objects.h"
+#include "expected.h"
+#include "loaded-objects.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* The library-loading matrix (see matrix/matrix.h): every path x every
+/* The library-loading matrix (see matrix/matrix.h): every route x every
    situation x every mode, as root and as the test user; one TAP result
    per case.  Run as root in the guest.
    Usage: test-load-matrix [EXPECTED-DIR] (the argument is unused)  */
@@ -8,10 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/command.h"
-#include "../src/files.h"
-#include "../matrix/matrix.h"
-#include "../matrix/run-case.h"
+#include "command.h"
+#include "files.h"
+#include "matrix.h"
+#include "run-case.h"
 
 #define MARK_DIR "/tmp/checkexec-marks"
 #define MARK MARK_DIR "/mark"
@@ -19,14 +19,14 @@
 #define CASE_TIMEOUT 120
 
 static bool
-applies (const struct path *path, enum situation s, enum mode m,
+applies (const struct route *route, enum situation s, enum policy m,
          const struct case_user *user)
 {
-  if (path->root_only && user->uid != 0)
+  if (route->root_only && user->uid != 0)
     return false;
   /* A memfd has no directory to search.  */
-  return !(situation_is_memfd (s) && path->naming == BY_DIRECTORY)
-         && mode_applies (m, s, user->uid == 0);
+  return !(situation_is_memfd (s) && route->naming == BY_DIRECTORY)
+         && policy_applies (m, s, user->uid == 0);
 }
 
 static int
@@ -34,10 +34,10 @@ count_cases (const struct case_user *users, int user_count)
 {
   int n = 0;
   for (int u = 0; u < user_count; u++)
-    for (size_t p = 0; p < matrix_path_count; p++)
+    for (size_t p = 0; p < matrix_route_count; p++)
       for (int s = 0; s < SITUATION_COUNT; s++)
-        for (int m = 0; m < MODE_COUNT; m++)
-          n += applies (&matrix_paths[p], s, m, &users[u]);
+        for (int m = 0; m < POLICY_COUNT; m++)
+          n += applies (&matrix_routes[p], s, m, &users[u]);
   return n;
 }
 
@@ -50,28 +50,28 @@ marked (void)
 
 /* Set up, run and judge one case; print its TAP line.  */
 static bool
-one_case (int n, const struct path *path, enum situation s, enum mode m,
+one_case (int n, const struct route *route, enum situation s, enum policy m,
           const struct case_user *user)
 {
   char case_dir[32], dir[512], file[1024];
   static struct case_result result;
   const char *why = "setting up the case failed";
-  enum outcome expected = expected_outcome (path, s, m);
+  enum outcome expected = expected_outcome (route, s, m);
   bool ok = false;
 
   snprintf (case_dir, sizeof case_dir, "%d", n);
   result.output[0] = '\0';
   unlink (MARK);
-  if (situation_prepare (s, path, case_dir, dir, sizeof dir, file,
+  if (situation_prepare (s, route, case_dir, dir, sizeof dir, file,
                          sizeof file) == 0
-      && (path->prepare_root == NULL || path->prepare_root (dir, file) == 0))
+      && (route->prepare_root == NULL || route->prepare_root (dir, file) == 0))
     {
       int fifo = situation_hold_fifo (s, file);
-      run_case (path, s, m, user, dir, file, MARK, CASE_TIMEOUT, &result);
+      run_case (route, s, m, user, dir, file, MARK, CASE_TIMEOUT, &result);
       if (fifo >= 0)
         close (fifo);
       ok = !result.timed_out
-           && outcome_matches (expected, path, s, m, file, marked (),
+           && outcome_matches (expected, route, s, m, file, marked (),
                                result.output, result.status, &why);
       if (result.timed_out)
         why = "the case did not finish in time";
@@ -79,7 +79,7 @@ one_case (int n, const struct path *path, enum situation s, enum mode m,
   unlink ("/etc/ld.so.preload");
   remove_tree (dir);
   printf ("%s %d - %s | %s | %s | %s: %s\n", ok ? "ok" : "not ok", n,
-          path->name, situation_name (s), mode_name (m), user->name,
+          route->name, situation_name (s), policy_name (m), user->name,
           outcome_name (expected));
   if (!ok)
     {
@@ -111,11 +111,11 @@ main (void)
   printf ("1..%d\n", count_cases (users, user_count));
   int n = 0, failures = 0;
   for (int u = 0; u < user_count; u++)
-    for (size_t p = 0; p < matrix_path_count; p++)
+    for (size_t p = 0; p < matrix_route_count; p++)
       for (int s = 0; s < SITUATION_COUNT; s++)
-        for (int m = 0; m < MODE_COUNT; m++)
-          if (applies (&matrix_paths[p], s, m, &users[u])
-              && !one_case (++n, &matrix_paths[p], s, m, &users[u]))
+        for (int m = 0; m < POLICY_COUNT; m++)
+          if (applies (&matrix_routes[p], s, m, &users[u])
+              && !one_case (++n, &matrix_routes[p], s, m, &users[u]))
             failures++;
   return failures == 0 ? 0 : 1;
 }

@@ -17,11 +17,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../src/attempt.h"
-#include "../src/exec-check.h"
-#include "../src/files.h"
-#include "../src/securebits.h"
-#include "../src/tap.h"
+#include "attempt.h"
+#include "exec-check.h"
+#include "files.h"
+#include "securebits.h"
+#include "tap.h"
 
 static int
 sysctl_value (void)

@@ -18,9 +18,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../src/attempt.h"
-#include "../src/command.h"
-#include "../src/tap.h"
+#include "attempt.h"
+#include "command.h"
+#include "tap.h"
 
 static int
 try_unshare (void *flags)

@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../src/attempt.h"
-#include "../src/command.h"
-#include "../src/tap.h"
+#include "attempt.h"
+#include "command.h"
+#include "tap.h"
 
 /* A child that waits to be traced; its variable is what writes aim at.  */
 static volatile int target_value = 1;

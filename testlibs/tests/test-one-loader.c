@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/exec-mounts.h"
+#include "exec-mounts.h"
 
 #define OURS "/lib64/ld-linux-x86-64.so.2"
 

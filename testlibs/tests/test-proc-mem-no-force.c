@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/tap.h"
+#include "tap.h"
 
 static volatile int writable_value = 1;
 

@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../src/command.h"
-#include "../src/securebits.h"
-#include "../src/tap.h"
+#include "command.h"
+#include "securebits.h"
+#include "tap.h"
 
 #define USER_UID 1000
 #define USER_GID 1000

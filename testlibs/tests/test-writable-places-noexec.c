@@ -13,7 +13,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "../src/exec-mounts.h"
+#include "exec-mounts.h"
 
 static int writable_found;
 

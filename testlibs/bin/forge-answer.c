@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/seccomp.h"
+#include "seccomp.h"
 
 static int
 parse_errno (const char *text)

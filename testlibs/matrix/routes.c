@@ -1,4 +1,4 @@
-/* The paths: every way the tests get ld.so (or libc on its behalf) to
+/* The routes: every way the tests get ld.so (or libc on its behalf) to
    load the payload.  */
 #include "matrix.h"
 
@@ -12,7 +12,7 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#include "../src/files.h"
+#include "files.h"
 
 #define LDSO "/lib64/ld-linux-x86-64.so.2"
 #define SYSTEM_LIBRARY "/usr/lib/x86_64-linux-gnu/libcheckexec-system.so"
@@ -51,18 +51,18 @@ expand (const char *template, const char *dir, const char *file, char **out,
 }
 
 int
-path_command (const struct path *path, const char *dir, const char *file,
+route_command (const struct route *route, const char *dir, const char *file,
               const char **argv, const char **env, char *buf, size_t len)
 {
   int n = 0;
-  for (; n < PATH_ARGS - 1 && path->argv[n] != NULL; n++)
-    if ((argv[n] = expand (path->argv[n], dir, file, &buf, &len)) == NULL)
+  for (; n < ROUTE_ARGS - 1 && route->argv[n] != NULL; n++)
+    if ((argv[n] = expand (route->argv[n], dir, file, &buf, &len)) == NULL)
       return -1;
   argv[n] = NULL;
-  env[0] = path->env != NULL ? expand (path->env, dir, file, &buf, &len)
+  env[0] = route->env != NULL ? expand (route->env, dir, file, &buf, &len)
                              : NULL;
   env[1] = NULL;
-  return path->env != NULL && env[0] == NULL ? -1 : 0;
+  return route->env != NULL && env[0] == NULL ? -1 : 0;
 }
 
 static int
@@ -153,7 +153,7 @@ write_gconv_modules (const char *dir, const char *file)
 #define LIB "libcheckexec-mark.so"
 #define REPORT LOADCASE, "report"
 
-const struct path matrix_paths[] = {
+const struct route matrix_routes[] = {
   { .name = "DT_NEEDED", .naming = BY_DIRECTORY, .file_name = LIB,
     .argv = { PAYLOAD_DIR "/needs-mark" }, .prepare_root = link_needed_dir },
   { .name = "DT_NEEDED (transitive)", .naming = BY_DIRECTORY,
@@ -215,4 +215,4 @@ const struct path matrix_paths[] = {
               "@FILE@" } },
 };
 
-const size_t matrix_path_count = sizeof matrix_paths / sizeof matrix_paths[0];
+const size_t matrix_route_count = sizeof matrix_routes / sizeof matrix_routes[0];

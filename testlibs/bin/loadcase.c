@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../matrix/matrix.h"
-#include "../src/securebits.h"
+#include "matrix.h"
+#include "securebits.h"
 
 static int
 report_dlopen (void *handle, const char *name)

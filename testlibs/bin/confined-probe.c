@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/exec-check.h"
+#include "exec-check.h"
 
 static int
 report (const char *what, const char *file, int error)
