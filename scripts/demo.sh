@@ -1,18 +1,111 @@
 #!/usr/bin/env bash
 # make demo: boot the guest, run the catalogue of bypass attempts
-# (testlibs/run-demo) in the open, audit and enforced sessions, print the table
-# and keep it in build/demo-table.txt.
+# (testlibs/run-demo) in the open, audit and enforced sessions, render its
+# results as a table (also kept in build/demo-table.txt) and judge them:
+# every legitimate program runs in every session, no payload runs or is
+# mapped executable in the enforced one.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
+RESULTS=$BUILD/jobs/demo/demo-results
+TABLE=$BUILD/demo-table.txt
+SESSIONS=(open audit enforced)
+
+# field RECORD NAME: the value of NAME in a tab-separated key=value RECORD.
+field() {
+	local item
+	local -a items
+	IFS=$'\t' read -ra items <<<"$1"
+	for item in "${items[@]}"; do
+		if [ "${item%%=*}" = "$2" ]; then
+			printf '%s' "${item#*=}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# load_results: the records into CELL, MESSAGE, LEGITIMATE and ORDER (the
+# attempts in the guest's order); dies on a truncated or malformed file.
+declare -A CELL=() MESSAGE=() LEGITIMATE=()
+ORDER=()
+load_results() {
+	local line attempt session expected header
+	header=$(head -n 1 "$RESULTS")
+	expected=$(field "$header" attempts) ||
+		die "$RESULTS does not start with the number of attempts"
+	[ "$(field "$header" sessions)" = "${SESSIONS[*]}" ] ||
+		die "$RESULTS has other sessions than ${SESSIONS[*]}"
+	while IFS= read -r line; do
+		if ! attempt=$(field "$line" attempt) ||
+			! session=$(field "$line" session); then
+			die "a malformed record in $RESULTS: $line"
+		fi
+		[ -n "${LEGITIMATE[$attempt]:-}" ] || ORDER+=("$attempt")
+		LEGITIMATE[$attempt]=$(field "$line" legitimate)
+		CELL[$attempt/$session]=$(field "$line" verdict)
+		MESSAGE[$attempt/$session]=$(field "$line" message || true)
+	done < <(tail -n +2 "$RESULTS")
+	[ "${#ORDER[@]}" -eq "$expected" ] ||
+		die "the guest reported ${#ORDER[@]} of $expected attempts ($RESULTS)"
+	for attempt in "${ORDER[@]}"; do
+		for session in "${SESSIONS[@]}"; do
+			[ -n "${CELL[$attempt/$session]:-}" ] ||
+				die "no result for '$attempt' in the $session session ($RESULTS)"
+		done
+	done
+}
+
+render_table() {
+	local attempt
+	printf '%-44s | %-22s | %-22s | %s\n' attempt "${SESSIONS[@]}"
+	printf '%.0s-' {1..118}
+	echo
+	for attempt in "${ORDER[@]}"; do
+		printf '%-44s | %-22s | %-22s | %s\n' "$attempt" \
+			"${CELL[$attempt/open]}" "${CELL[$attempt/audit]}" \
+			"${CELL[$attempt/enforced]}"
+	done
+	echo
+	echo "What ld.so said when it refused, or when the kernel refused its mapping (enforced session):"
+	for attempt in "${ORDER[@]}"; do
+		[ -n "${MESSAGE[$attempt/enforced]}" ] &&
+			printf '  %s:\n    %s\n' "$attempt" "${MESSAGE[$attempt/enforced]}"
+	done
+	return 0
+}
+
+# judge: print what must not be and count it in FAILURES.
+FAILURES=0
+judge() {
+	local attempt session cell
+	for attempt in "${ORDER[@]}"; do
+		for session in "${SESSIONS[@]}"; do
+			cell=${CELL[$attempt/$session]}
+			if [ "${LEGITIMATE[$attempt]}" = yes ] && [ "$cell" != ran ]; then
+				warn "legitimate, but not run in the $session session: $attempt ($cell)"
+				FAILURES=$((FAILURES + 1))
+			fi
+			case $session/$cell in
+			enforced/RAN* | enforced/MAPPED)
+				warn "the payload got through the enforced session: $attempt ($cell)"
+				FAILURES=$((FAILURES + 1))
+				;;
+			esac
+		done
+	done
+}
+
 "$TOP/scripts/build-all.sh"
 status=0
 "$TOP/scripts/boot.sh" run --name demo -- /usr/lib/checkexec/run-demo || status=$?
-table=$BUILD/jobs/demo/demo-table.txt
-[ -s "$table" ] ||
-	die "the guest wrote no table (serial log: $BUILD/jobs/demo/serial.log)"
-cp "$table" "$BUILD/demo-table.txt"
-say "the table is also in $BUILD/demo-table.txt"
-[ "$status" -eq 0 ] ||
-	die "a legitimate program failed or a payload ran enforced (status $status): see the table"
+if [ "$status" -ne 0 ] || [ ! -s "$RESULTS" ]; then
+	die "the demonstration did not finish (status $status; output: $BUILD/jobs/demo/output)"
+fi
+load_results
+render_table | tee "$TABLE"
+say "the table is also in $TABLE"
+judge
+[ "$FAILURES" -eq 0 ] ||
+	die "$FAILURES results are wrong: a legitimate program failed or a payload got through (see the table)"
