@@ -64,42 +64,113 @@ run_bench() {
 	say "bench: booting the kernel $name"
 	# shellcheck disable=SC2016 # $CHECKEXEC_JOB is the guest's
 	KERNEL=$kernel "$TOP/scripts/boot.sh" run --name "bench-$name" --dir "$SHARE" -- \
-		bash -c '/usr/lib/checkexec/bin/checkexec-bench "$CHECKEXEC_JOB/bench.txt" .' >/dev/null ||
+		bash -c '/usr/lib/checkexec/bin/checkexec-bench "$CHECKEXEC_JOB/bench.records" .' >/dev/null ||
 		die "the benchmark failed on the kernel $name (see $BUILD/jobs/bench-$name/output)"
-	[ -s "$BUILD/jobs/bench-$name/bench.txt" ] ||
-		die "the benchmark wrote no table (see $BUILD/jobs/bench-$name/output)"
+	[ -s "$BUILD/jobs/bench-$name/bench.records" ] ||
+		die "the benchmark wrote no results (see $BUILD/jobs/bench-$name/output)"
 }
 
-# ratio FILE LABEL COLUMN: the ratio in the line starting with LABEL (the
-# COLUMN-th "(N.NNx)" for start-up lines, the last field for per-call lines).
-ratio() {
-	local line
-	line=$(grep -m1 "^   $2" "$1") || die "no line '$2' in $1"
-	if [ "$3" = last ]; then
-		awk '{print $NF}' <<<"$line"
-	else
-		grep -o '([ 0-9.]*x)' <<<"$line" | sed -n "$3p" | tr -d '( x)'
-	fi
+# RECORDS_AWK: awk functions over the guest's records (lines of
+# tab-separated NAME=VALUE fields, the first "part=NAME"; see
+# testlibs/bench/bench.h): parse() fills F with the fields of a line.
+# shellcheck disable=SC2016 # awk's own $fields
+RECORDS_AWK='
+function parse(line,   n, i, items, eq) {
+	delete F
+	n = split(line, items, "\t")
+	for (i = 1; i <= n; i++) {
+		eq = index(items[i], "=")
+		F[substr(items[i], 1, eq - 1)] = substr(items[i], eq + 1)
+	}
+}
+function first(list, item) {
+	if (!((list, item) in SEEN)) {
+		SEEN[list, item] = 1
+		ORDER[list, ++COUNT[list]] = item
+	}
+}'
+
+# render_results FILE: the four tables of one kernel's records.
+render_results() {
+	awk -F '\t' "$RECORDS_AWK"'
+	{ parse($0) }
+	F["part"] == "kernel" { kernel = F["release"] " " F["version"] }
+	F["part"] == "call" {
+		first("call", F["call"]); call_rounds = F["rounds"]
+		ns[F["call"]] = F["ns"]; xr[F["call"]] = F["ratio"]
+	}
+	F["part"] == "startup" {
+		first("program", F["program"]); first("config", F["config"])
+		ms[F["program"], F["config"]] = F["ms"]
+		sr[F["program"], F["config"]] = F["ratio"]
+	}
+	F["part"] == "startup-pairs" {
+		ours[F["program"]] = F["clear_over_ours"]
+		bit[F["program"]] = F["bit_over_ldso_only"]
+	}
+	F["part"] == "dlopen" {
+		first("dlconfig", F["config"]); dl_rounds = F["rounds"]; loops = F["loops"]
+		us[F["config"]] = F["us"]; dr[F["config"]] = F["ratio"]
+	}
+	F["part"] == "workers" {
+		first("workers", F["workers"]); w_rounds = F["rounds"]
+		cps[F["workers"]] = F["checks_per_s"]; cup[F["workers"]] = F["checks_speed_up"]
+		aps[F["workers"]] = F["faccessat_per_s"]; aup[F["workers"]] = F["faccessat_speed_up"]
+	}
+	END {
+		printf "kernel %s\n\n", kernel
+		printf "1. One call (median of %d rounds)\n", call_rounds
+		printf "   %-28s %12s %14s\n", "call", "ns/call", "x faccessat"
+		for (i = 1; i <= COUNT["call"]; i++) {
+			c = ORDER["call", i]
+			printf "   %-28s %12s %14s\n", c, ns[c], xr[c]
+		}
+		printf "\n2. Start-up (median of the runs, ms; median ratio to stock in the same round)\n"
+		printf "   %-18s", "program"
+		for (j = 1; j <= COUNT["config"]; j++)
+			printf " %20s", ORDER["config", j]
+		printf " %16s %16s\n", "clear / ours", "bit / ld.so-only"
+		for (i = 1; i <= COUNT["program"]; i++) {
+			p = ORDER["program", i]
+			printf "   %-18s", p
+			for (j = 1; j <= COUNT["config"]; j++)
+				printf " %11.1f (%5.2fx)", ms[p, ORDER["config", j]], sr[p, ORDER["config", j]]
+			printf " %15.2fx %15.2fx\n", ours[p], bit[p]
+		}
+		printf "\n3. dlopen + dlclose of one library (median of %d runs of %d; median ratio to stock in the same round)\n", dl_rounds, loops
+		for (i = 1; i <= COUNT["dlconfig"]; i++) {
+			c = ORDER["dlconfig", i]
+			printf "   %-20s %10.1f us  (%5.2fx stock)\n", c, us[c], dr[c]
+		}
+		printf "\n4. Two workers at once (median of %d rounds; speed-up = calls/s of all workers over one worker\x27s)\n", w_rounds
+		printf "   %-28s %14s %10s %14s %10s\n", "workers", "checks/s", "speed-up", "faccessat/s", "speed-up"
+		for (i = 1; i <= COUNT["workers"]; i++) {
+			w = ORDER["workers", i]
+			printf "   %-28s %14s %9.2fx %14s %9.2fx\n", w, cps[w], cup[w], aps[w], aup[w]
+		}
+	}' "$1"
 }
 
-# per_call_ratio FILE LABEL BASE: ns/call of LABEL over ns/call of BASE
-# (the second-to-last field of a per-call line).
+# value FILE PART FIELD=VALUE RESULT: the RESULT field of the record of
+# PART whose FIELD is VALUE (config=... may follow as a second selector).
+value() {
+	local file=$1 part=$2 select=$3 result=$4 config=${5:-} out
+	out=$(awk -F '\t' -v part="$part" -v sel="$select" -v res="$result" \
+		-v config="$config" "$RECORDS_AWK"'
+		{ parse($0) }
+		F["part"] != part { next }
+		{ eq = index(sel, "="); k = substr(sel, 1, eq - 1); v = substr(sel, eq + 1) }
+		F[k] != v { next }
+		config != "" && F["config"] != config { next }
+		{ print F[res]; exit }' "$file")
+	[ -n "$out" ] || die "no $part record with $select${config:+ and config=$config} (for $result) in $file"
+	printf '%s\n' "$out"
+}
+
+# per_call_ratio FILE CALL BASE: ns/call of CALL over ns/call of BASE.
 per_call_ratio() {
-	local value base
-	value=$(grep -m1 "^   $2 " "$1" | awk '{print $(NF-1)}')
-	base=$(grep -m1 "^   $3 " "$1" | awk '{print $(NF-1)}')
-	if [ -z "$value" ] || [ -z "$base" ]; then
-		die "no lines '$2' and '$3' in $1"
-	fi
-	awk -v v="$value" -v b="$base" 'BEGIN { printf "%.2f\n", v / b }'
-}
-
-# check_speed_up FILE WORKERS: the speed-up of the checks of WORKERS (a
-# row of table 4) over one worker's.
-check_speed_up() {
-	local line
-	line=$(grep -m1 "^   $2  " "$1") || die "no line '$2' in $1"
-	awk '{print $(NF-2)}' <<<"$line"
+	awk -v v="$(value "$1" call "call=$2" ns)" -v b="$(value "$1" call "call=$3" ns)" \
+		'BEGIN { printf "%.2f\n", v / b }'
 }
 
 # target DESCRIPTION VALUE LIMIT: say whether VALUE <= LIMIT.
@@ -116,34 +187,34 @@ stage_unpatched_glibc
 stage_stock_libc
 run_bench without-fast-path "$BUILD/kernel-without-fast-path/bzImage"
 run_bench with-fast-path "$BUILD/kernel/bzImage"
-without=$BUILD/jobs/bench-without-fast-path/bench.txt
-with=$BUILD/jobs/bench-with-fast-path/bench.txt
+without=$BUILD/jobs/bench-without-fast-path/bench.records
+with=$BUILD/jobs/bench-with-fast-path/bench.records
 {
 	echo "== kernel series without the fast path (linux/series without 0007-0009, 0027)"
-	cat "$without"
+	render_results "$without"
 	echo
 	echo "== kernel series with the fast path (linux/series)"
-	cat "$with"
+	render_results "$with"
 	echo
 	echo "== targets (with the fast path)"
-	target "allowed check / faccessat(X_OK) (without the fast path: $(ratio "$without" "AT_EXECVE_CHECK, allowed" last))" \
-		"$(ratio "$with" "AT_EXECVE_CHECK, allowed" last)" 2.5
+	target "allowed check / faccessat(X_OK) (without the fast path: $(value "$without" call "call=AT_EXECVE_CHECK, allowed" ratio))" \
+		"$(value "$with" call "call=AT_EXECVE_CHECK, allowed" ratio)" 2.5
 	# "Equal to stock within the noise": 5 % here.
 	for program in "1 library" "10 libraries" "100 libraries" "python3 -c pass"; do
 		target "start-up, $program, bits clear / stock" \
-			"$(ratio "$with" "$program" 3)" 1.05
+			"$(value "$with" startup "program=$program" ratio "patched, clear")" 1.05
 	done
 	target "start-up, 100 libraries, enforcing / stock" \
-		"$(ratio "$with" "100 libraries" 4)" 1.10
+		"$(value "$with" startup "program=100 libraries" ratio "patched, enforcing")" 1.10
 	# The kernel's mapping check (Exec Restrict) alone: the same enforcing
 	# ld.so with the bit set and with the bit clear (the tunable enforcing).
 	target "start-up, 100 libraries, enforcing: bit / ld.so-only" \
-		"$(ratio "$with" "100 libraries" last | tr -d x)" 1.02
+		"$(value "$with" startup-pairs "program=100 libraries" bit_over_ldso_only)" 1.02
 	echo "  one mmap(PROT_EXEC) of an allowed file, bit set / bit clear:" \
 		"$(per_call_ratio "$with" "mmap(PROT_EXEC), bit set" "mmap(PROT_EXEC), bit clear")"
 	# A check holds its process's cred_guard_mutex, as execve does.
 	echo "  allowed checks of two workers, speed-up over one: two threads of one" \
-		"process $(check_speed_up "$with" "2 threads of one process")," \
-		"two processes $(check_speed_up "$with" "2 processes")"
+		"process $(value "$with" workers "workers=2 threads of one process" checks_speed_up)x," \
+		"two processes $(value "$with" workers "workers=2 processes" checks_speed_up)x"
 } | tee "$TABLE"
 say "the table is also in $TABLE"

@@ -1,5 +1,7 @@
-/* The parts of make bench's in-guest benchmark.  Each prints its table to
-   OUT and returns 0, or -1 after printing why.  */
+/* The parts of make bench's in-guest benchmark.  Each writes its results
+   to OUT as records, one line each of tab-separated NAME=VALUE fields, the
+   first "part=NAME" (the host renders the tables), and returns 0, or -1
+   after printing why.  */
 #ifndef CHECKEXEC_BENCH_H
 #define CHECKEXEC_BENCH_H
 

@@ -145,25 +145,23 @@ time_shape (enum shape s, bool use_check, int fd)
     }
 }
 
-/* One table row per shape: the speed-up over one worker of checks and of
-   faccessat.  */
+/* One record per shape: the calls per second of checks and of faccessat,
+   and their speed-up over one worker.  */
 static void
 print_table (FILE *out, double samples[2][SHAPES][ROUNDS])
 {
-  fprintf (out, "4. Two workers at once (median of %d rounds; speed-up ="
-                " calls/s of all workers over one worker's)\n",
-           ROUNDS);
-  fprintf (out, "   %-28s %14s %10s %14s %10s\n", "workers", "checks/s",
-           "speed-up", "faccessat/s", "speed-up");
   for (int s = 0; s < SHAPES; s++)
     {
       double up_check = median_ratio (samples[1][s], samples[1][ONE_WORKER],
                                       ROUNDS);
       double up_access = median_ratio (samples[0][s],
                                        samples[0][ONE_WORKER], ROUNDS);
-      fprintf (out, "   %-28s %14.0f %9.2fx %14.0f %9.2fx\n",
-               shape_names[s], median (samples[1][s], ROUNDS), up_check,
-               median (samples[0][s], ROUNDS), up_access);
+      fprintf (out,
+               "part=workers\trounds=%d\tworkers=%s\tchecks_per_s=%.0f"
+               "\tchecks_speed_up=%.2f\tfaccessat_per_s=%.0f"
+               "\tfaccessat_speed_up=%.2f\n",
+               ROUNDS, shape_names[s], median (samples[1][s], ROUNDS),
+               up_check, median (samples[0][s], ROUNDS), up_access);
     }
 }
 

@@ -30,13 +30,12 @@ bench_dlopen (FILE *out)
           }
         samples[c][r] = strtod (output, NULL) / 1e3;
       }
-  fprintf (out, "\n3. dlopen + dlclose of one library (median of %d runs"
-           " of " LOOPS "; median ratio to stock in the same round)\n",
-           ROUNDS);
   for (int c = 0; c < CONFIGS; c++)
     ratio[c] = median_ratio (samples[c], samples[STOCK], ROUNDS);
   for (int c = 0; c < CONFIGS; c++)
-    fprintf (out, "   %-20s %10.1f us  (%5.2fx stock)\n", config_names[c],
-             median (samples[c], ROUNDS), ratio[c]);
+    fprintf (out,
+             "part=dlopen\trounds=%d\tloops=" LOOPS "\tconfig=%s\tus=%.1f"
+             "\tratio=%.2f\n",
+             ROUNDS, config_names[c], median (samples[c], ROUNDS), ratio[c]);
   return 0;
 }

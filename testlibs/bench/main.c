@@ -1,6 +1,6 @@
-/* make bench's in-guest benchmark: prints the four tables (one call of
-   each kind; program start-up; dlopen + dlclose; two workers at once)
-   and writes them to FILE.
+/* make bench's in-guest benchmark: measures the four parts (one call of
+   each kind; program start-up; dlopen + dlclose; two workers at once),
+   prints their results as records (see bench.h) and writes them to FILE.
    SHARE is a directory with Debian's stock C libraries (stock/) and the
    project's build of glibc without the patch (unpatched/:
    ld-linux-x86-64.so.2 and libc.so.6).  Run as root.
@@ -28,7 +28,8 @@ main (int argc, char **argv)
   FILE *out = open_memstream (&text, &len);
   if (out == NULL)
     return 1;
-  fprintf (out, "kernel %s %s\n\n", u.release, u.version);
+  fprintf (out, "part=kernel\trelease=%s\tversion=%s\n", u.release,
+           u.version);
   int rc = bench_per_call (out) | bench_startup (out) | bench_dlopen (out)
            | bench_concurrent (out);
   fclose (out);

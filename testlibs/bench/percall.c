@@ -168,11 +168,9 @@ bench_per_call (FILE *out)
       }
   for (int c = 0; c < CALLS; c++)
     ratio[c] = median_ratio (samples[c], samples[FACCESSAT], ROUNDS);
-  fprintf (out, "1. One call (median of %d rounds)\n", ROUNDS);
-  fprintf (out, "   %-28s %12s %14s\n", "call", "ns/call", "x faccessat");
   for (int c = 0; c < CALLS; c++)
-    fprintf (out, "   %-28s %12.0f %14.2f\n", call_names[c],
-             median (samples[c], ROUNDS), ratio[c]);
+    fprintf (out, "part=call\trounds=%d\tcall=%s\tns=%.0f\tratio=%.2f\n",
+             ROUNDS, call_names[c], median (samples[c], ROUNDS), ratio[c]);
   close (allowed_fd);
   close (denied_fd);
   unlink (DENIED);

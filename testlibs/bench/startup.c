@@ -29,15 +29,6 @@ static const struct program programs[] = {
 int
 bench_startup (FILE *out)
 {
-  fprintf (out, "\n2. Start-up (median of the runs, ms;"
-           " median ratio to stock in the same round)\n");
-  fprintf (out, "   %-18s", "program");
-  for (int c = 0; c < CONFIGS; c++)
-    fprintf (out, " %20s", config_names[c]);
-  /* The patch alone: the patched ld.so with the bits clear against the same
-     build without the patch.  The kernel's mapping check alone: enforcing
-     with the bit against enforcing in ld.so only.  */
-  fprintf (out, " %16s %16s\n", "clear / ours", "bit / ld.so-only");
   for (size_t p = 0; p < sizeof programs / sizeof programs[0]; p++)
     {
       double samples[CONFIGS][MAX_ROUNDS], ratio[CONFIGS];
@@ -56,15 +47,23 @@ bench_startup (FILE *out)
           }
       for (int c = 0; c < CONFIGS; c++)
         ratio[c] = median_ratio (samples[c], samples[STOCK], rounds);
+      /* The patch alone: the patched ld.so with the bits clear against the
+         same build without the patch.  The kernel's mapping check alone:
+         enforcing with the bit against enforcing in ld.so only.  */
       double patch_alone
           = median_ratio (samples[CLEAR], samples[UNPATCHED], rounds);
       double mapping_check = median_ratio (samples[ENFORCING],
                                            samples[TUNABLE_ENFORCING], rounds);
-      fprintf (out, "   %-18s", programs[p].name);
       for (int c = 0; c < CONFIGS; c++)
-        fprintf (out, " %11.1f (%5.2fx)", median (samples[c], rounds) / 1e6,
-                 ratio[c]);
-      fprintf (out, " %15.2fx %15.2fx\n", patch_alone, mapping_check);
+        fprintf (out,
+                 "part=startup\tprogram=%s\trounds=%d\tconfig=%s\tms=%.1f"
+                 "\tratio=%.2f\n",
+                 programs[p].name, rounds, config_names[c],
+                 median (samples[c], rounds) / 1e6, ratio[c]);
+      fprintf (out,
+               "part=startup-pairs\tprogram=%s\tclear_over_ours=%.2f"
+               "\tbit_over_ldso_only=%.2f\n",
+               programs[p].name, patch_alone, mapping_check);
     }
   return 0;
 }
