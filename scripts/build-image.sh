@@ -10,6 +10,8 @@
 # bzImage alone does not rebuild it.
 #   build-image.sh              build, unless build/image is up to date
 #   build-image.sh --print-key  print the image's key and stop
+# KERNEL_OUT (default build/kernel): the kernel stage's output to build on
+# (make check's key test points it at a changed copy).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"

@@ -6,6 +6,8 @@
 # that leaves the headers alone (a bzImage-only change) rebuilds nothing.
 #   build-testlibs.sh              build, unless build/testlibs is up to date
 #   build-testlibs.sh --print-key  print the stage's key and stop
+# KERNEL_OUT (default build/kernel): the kernel stage's output to build on
+# (make check's key test points it at a changed copy).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
