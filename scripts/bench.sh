@@ -13,6 +13,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/records.sh
+source "$TOP/scripts/records.sh"
 # shellcheck source=scripts/glibc-tree.sh
 source "$TOP/scripts/glibc-tree.sh"
 hold_build_lock
@@ -70,9 +72,9 @@ run_bench() {
 		die "the benchmark wrote no results (see $BUILD/jobs/bench-$name/output)"
 }
 
-# RECORDS_AWK: awk functions over the guest's records (lines of
-# tab-separated NAME=VALUE fields, the first "part=NAME"; see
-# testlibs/bench/bench.h): parse() fills F with the fields of a line.
+# RECORDS_AWK: awk functions over the guest's records (scripts/records.sh;
+# the first field "part=NAME", see testlibs/bench/bench.h) for rendering the
+# tables: parse() fills F with the fields of a line.
 # shellcheck disable=SC2016 # awk's own $fields
 RECORDS_AWK='
 function parse(line,   n, i, items, eq) {
@@ -151,25 +153,20 @@ render_results() {
 	}' "$1"
 }
 
-# value FILE PART FIELD=VALUE RESULT: the RESULT field of the record of
-# PART whose FIELD is VALUE (config=... may follow as a second selector).
+# value FILE RESULT NAME=VALUE...: the RESULT field of the first record of
+# FILE with those fields.
 value() {
-	local file=$1 part=$2 select=$3 result=$4 config=${5:-} out
-	out=$(awk -F '\t' -v part="$part" -v sel="$select" -v res="$result" \
-		-v config="$config" "$RECORDS_AWK"'
-		{ parse($0) }
-		F["part"] != part { next }
-		{ eq = index(sel, "="); k = substr(sel, 1, eq - 1); v = substr(sel, eq + 1) }
-		F[k] != v { next }
-		config != "" && F["config"] != config { next }
-		{ print F[res]; exit }' "$file")
-	[ -n "$out" ] || die "no $part record with $select${config:+ and config=$config} (for $result) in $file"
-	printf '%s\n' "$out"
+	local file=$1 result=$2 record
+	shift 2
+	if ! record=$(find_record "$file" "$@") ||
+		! record_field "$record" "$result"; then
+		die "no record with $* (for $result) in $file"
+	fi
 }
 
 # per_call_ratio FILE CALL BASE: ns/call of CALL over ns/call of BASE.
 per_call_ratio() {
-	awk -v v="$(value "$1" call "call=$2" ns)" -v b="$(value "$1" call "call=$3" ns)" \
+	awk -v v="$(value "$1" ns part=call "call=$2")" -v b="$(value "$1" ns part=call "call=$3")" \
 		'BEGIN { printf "%.2f\n", v / b }'
 }
 
@@ -197,24 +194,24 @@ with=$BUILD/jobs/bench-with-fast-path/bench.records
 	render_results "$with"
 	echo
 	echo "== targets (with the fast path)"
-	target "allowed check / faccessat(X_OK) (without the fast path: $(value "$without" call "call=AT_EXECVE_CHECK, allowed" ratio))" \
-		"$(value "$with" call "call=AT_EXECVE_CHECK, allowed" ratio)" 2.5
+	target "allowed check / faccessat(X_OK) (without the fast path: $(value "$without" ratio part=call "call=AT_EXECVE_CHECK, allowed"))" \
+		"$(value "$with" ratio part=call "call=AT_EXECVE_CHECK, allowed")" 2.5
 	# "Equal to stock within the noise": 5 % here.
 	for program in "1 library" "10 libraries" "100 libraries" "python3 -c pass"; do
 		target "start-up, $program, bits clear / stock" \
-			"$(value "$with" startup "program=$program" ratio "patched, clear")" 1.05
+			"$(value "$with" ratio part=startup "program=$program" "config=patched, clear")" 1.05
 	done
 	target "start-up, 100 libraries, enforcing / stock" \
-		"$(value "$with" startup "program=100 libraries" ratio "patched, enforcing")" 1.10
+		"$(value "$with" ratio part=startup "program=100 libraries" "config=patched, enforcing")" 1.10
 	# The kernel's mapping check (Exec Restrict) alone: the same enforcing
 	# ld.so with the bit set and with the bit clear (the tunable enforcing).
 	target "start-up, 100 libraries, enforcing: bit / ld.so-only" \
-		"$(value "$with" startup-pairs "program=100 libraries" bit_over_ldso_only)" 1.02
+		"$(value "$with" bit_over_ldso_only part=startup-pairs "program=100 libraries")" 1.02
 	echo "  one mmap(PROT_EXEC) of an allowed file, bit set / bit clear:" \
 		"$(per_call_ratio "$with" "mmap(PROT_EXEC), bit set" "mmap(PROT_EXEC), bit clear")"
 	# A check holds its process's cred_guard_mutex, as execve does.
 	echo "  allowed checks of two workers, speed-up over one: two threads of one" \
-		"process $(value "$with" workers "workers=2 threads of one process" checks_speed_up)x," \
-		"two processes $(value "$with" workers "workers=2 processes" checks_speed_up)x"
+		"process $(value "$with" checks_speed_up part=workers "workers=2 threads of one process")x," \
+		"two processes $(value "$with" checks_speed_up part=workers "workers=2 processes")x"
 } | tee "$TABLE"
 say "the table is also in $TABLE"

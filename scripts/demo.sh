@@ -7,24 +7,12 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/records.sh
+source "$TOP/scripts/records.sh"
 
 RESULTS=$BUILD/jobs/demo/demo-results
 TABLE=$BUILD/demo-table.txt
 SESSIONS=(open audit enforced)
-
-# field RECORD NAME: the value of NAME in a tab-separated key=value RECORD.
-field() {
-	local item
-	local -a items
-	IFS=$'\t' read -ra items <<<"$1"
-	for item in "${items[@]}"; do
-		if [ "${item%%=*}" = "$2" ]; then
-			printf '%s' "${item#*=}"
-			return 0
-		fi
-	done
-	return 1
-}
 
 # load_results: the records into CELL, MESSAGE, LEGITIMATE and ORDER (the
 # attempts in the guest's order); dies on a truncated or malformed file.
@@ -33,19 +21,19 @@ ORDER=()
 load_results() {
 	local line attempt session expected header
 	header=$(head -n 1 "$RESULTS")
-	expected=$(field "$header" attempts) ||
+	expected=$(record_field "$header" attempts) ||
 		die "$RESULTS does not start with the number of attempts"
-	[ "$(field "$header" sessions)" = "${SESSIONS[*]}" ] ||
+	[ "$(record_field "$header" sessions)" = "${SESSIONS[*]}" ] ||
 		die "$RESULTS has other sessions than ${SESSIONS[*]}"
 	while IFS= read -r line; do
-		if ! attempt=$(field "$line" attempt) ||
-			! session=$(field "$line" session); then
+		if ! attempt=$(record_field "$line" attempt) ||
+			! session=$(record_field "$line" session); then
 			die "a malformed record in $RESULTS: $line"
 		fi
 		[ -n "${LEGITIMATE[$attempt]:-}" ] || ORDER+=("$attempt")
-		LEGITIMATE[$attempt]=$(field "$line" legitimate)
-		CELL[$attempt/$session]=$(field "$line" verdict)
-		MESSAGE[$attempt/$session]=$(field "$line" message || true)
+		LEGITIMATE[$attempt]=$(record_field "$line" legitimate)
+		CELL[$attempt/$session]=$(record_field "$line" verdict)
+		MESSAGE[$attempt/$session]=$(record_field "$line" message || true)
 	done < <(tail -n +2 "$RESULTS")
 	[ "${#ORDER[@]}" -eq "$expected" ] ||
 		die "the guest reported ${#ORDER[@]} of $expected attempts ($RESULTS)"
