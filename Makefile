@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc testlibs image build check check-glibc bench demo kernel-debug kernel-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs image build check check-glibc bench demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -26,6 +26,9 @@ help:
 	@echo "make kernel-each-patch  apply linux/series one patch at a time and build"
 	@echo "                what each touches (bzImage, selftests, set-exec); fails"
 	@echo "                on an error or a warning (about 40 min; not in make check)"
+	@echo "make glibc-each-patch  build glibc with each prefix of glibc-patches/series"
+	@echo "                and run the tests each patch adds or changes (about 20-45"
+	@echo "                min; not in make check)"
 	@echo "make demo       boot the guest, try to get code past the policy in an open,"
 	@echo "                an audit and an enforced session; print the table"
 	@echo "                (also written to build/demo-table.txt)"
@@ -70,6 +73,9 @@ kernel-debug:
 
 kernel-each-patch:
 	@$(SCRIPTS)/kernel-each-patch.sh
+
+glibc-each-patch:
+	@$(SCRIPTS)/glibc-each-patch.sh
 
 shell:
 	@$(SCRIPTS)/boot.sh --build shell $(USER_ARG)

@@ -35,7 +35,7 @@ stage_unpatched_glibc() {
 	rm -rf "$SHARE/unpatched"
 	mkdir -p "$SHARE/unpatched"
 	(
-		lock_glibc_tree
+		lock_stage_tree
 		strip --strip-debug -o "$SHARE/unpatched/ld-linux-x86-64.so.2" "$GOBJ/elf/ld.so"
 		strip --strip-debug -o "$SHARE/unpatched/libc.so.6" "$GOBJ/libc.so"
 	) || die "cannot copy the unpatched glibc from $GOBJ"

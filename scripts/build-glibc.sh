@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Build glibc: Debian's glibc-source 2.36 (Debian's patches already
 # applied) + glibc-patches/series, configured as Debian configures its amd64
-# libc6 (debian/rules, debian/rules.d/build.mk, debian/sysdeps/).
+# libc6 (debian/rules, debian/rules.d/build.mk, debian/sysdeps/), as a
+# generic source stage (source-stage.sh: the source, the series and the
+# tree in the cache) with the recipe below (configure, build, install).
 #   build-glibc.sh               the patched library; output in build/glibc/:
 #                                root/ (run-time files in the image's
 #                                merged-/usr layout), build-ids, version
 #   build-glibc.sh --unpatched   the same source without our patches, for the
 #                                baseline of glibc's tests (no output)
+#   build-glibc.sh --series DIR  the same source with the series in DIR, for
+#                                glibc-each-patch.sh (no output)
 # The build tree stays in the cache (see glibc-tree.sh) for those tests.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -17,26 +21,23 @@ source "$(dirname "$0")/glibc-tree.sh"
 case ${1:-} in
 "") variant=patched ;;
 --unpatched) variant=unpatched ;;
-*) die "usage: build-glibc.sh [--unpatched]" ;;
+--series) variant=series=${2:?build-glibc.sh --series DIR} ;;
+*) die "usage: build-glibc.sh [--unpatched | --series DIR]" ;;
 esac
-TARBALL=/usr/src/glibc/glibc-2.36.tar.xz
 OUT=$BUILD/glibc
 MULTIARCH=x86_64-linux-gnu
-STEP=glibc
-LOG_PREFIX=$LOGS/glibc
-if [ "$variant" = unpatched ]; then
-	STEP="glibc (unpatched)"
-	LOG_PREFIX=$LOGS/glibc-unpatched
-fi
 
-[ -f "$TARBALL" ] || die "$TARBALL is missing (run: make deps)"
 hold_build_lock
+# The trees of the scripts before the source stage (glibc-tree/) are of no
+# use any more: free their space.
+if [ -d "$CACHE/glibc-tree" ]; then
+	say "glibc: removing the old build trees in $CACHE/glibc-tree"
+	rm -rf "$CACHE/glibc-tree"
+fi
 glibc_tree "$variant"
+STEP=$STAGE_NAME
+LOG_PREFIX=$LOGS/$STAGE_NAME
 deb_version=$(pkg_version glibc-source)
-
-unpack() {
-	tar -C "$TREE" -xf "$TARBALL"
-}
 
 # The kernel and library headers glibc is built with, gathered into one
 # directory as debian/sysdeps/linux.mk does (asm/ is in the multiarch dir).
@@ -52,6 +53,15 @@ make_include_dir() {
 		fi
 	done
 	touch "$GINC/assert.h"
+}
+
+# pkg_suffix: what the version string says of the variant.
+pkg_suffix() {
+	case $variant in
+	patched) ;;
+	unpatched) echo unpatched ;;
+	*) echo series ;;
+	esac
 }
 
 # The configparms and configure line of debian/rules.d/build.mk for the
@@ -94,7 +104,7 @@ configure() {
 		--disable-crypt \
 		--enable-stackguard-randomization \
 		--enable-stack-protector=strong \
-		--with-pkgversion="Debian GLIBC $deb_version checkexec${variant#patched}" \
+		--with-pkgversion="Debian GLIBC $deb_version checkexec$(pkg_suffix)" \
 		--with-bugurl="http://www.debian.org/Bugs/" \
 		--with-timeoutfactor=25 \
 		--with-headers="$GINC" --enable-kernel=3.2 \
@@ -147,44 +157,29 @@ install_stage() {
 	rm -rf "$stage"
 }
 
-# copy_output: the patched library's run-time files into build/glibc.
-copy_output() {
-	[ "$variant" = patched ] || return 0
-	rm -rf "$OUT"
-	mkdir -p "$BUILD"
-	cp -a "$GOUT" "$OUT"
-	echo "$GLIBC_KEY" >"$OUT/.key"
-	say "glibc: $(cat "$OUT/version")"
-}
-
-if [ "$variant" = patched ] && [ -f "$OUT/.key" ] &&
-	[ "$(cat "$OUT/.key")" = "$GLIBC_KEY" ] && [ -f "$TREE/.complete" ]; then
+# The patched library's run-time files go to build/glibc; the unpatched
+# tree is only built (its tests and its ld.so are used from the tree).
+if [ "$variant" = patched ] && stage_up_to_date "$OUT"; then
 	say "glibc: up to date ($OUT)"
 	exit 0
 fi
-lock_glibc_tree
-if [ -f "$TREE/.complete" ]; then
+stage_begin
+if [ "$STAGE_TO_BUILD" = no ]; then
 	say "$STEP: reusing the build tree $TREE"
-	copy_output
-	exit 0
+else
+	[ "$STAGE_SRC" = "$GSRC" ] || die "$STEP: the source unpacked as $STAGE_SRC, not $GSRC"
+	export CCACHE_BASEDIR=$TREE
+	export CPPFLAGS="-isystem $GINC"
+	run_step "$STEP: configure" "$LOG_PREFIX-configure.log" configure
+	run_step "$STEP: build with $JOBS jobs (about 9-22 min on a fresh machine)" \
+		"$LOG_PREFIX-build.log" compile
+	if [ "$variant" = patched ]; then
+		run_step "$STEP: install into a staging tree" "$LOG_PREFIX-install.log" \
+			install_stage
+	fi
+	stage_finish
 fi
-
-export CCACHE_BASEDIR=$TREE
-export CPPFLAGS="-isystem $GINC"
-rm -rf "$TREE"
-mkdir -p "$TREE"
-run_step "$STEP: unpack $TARBALL into $TREE" "$LOG_PREFIX-unpack.log" unpack
 if [ "$variant" = patched ]; then
-	run_step "glibc: apply glibc-patches/series" "$LOG_PREFIX-patch.log" \
-		apply_series "$GSRC" "$TOP/glibc-patches"
+	stage_copy_output "$OUT"
+	say "glibc: $(cat "$OUT/version")"
 fi
-run_step "$STEP: configure" "$LOG_PREFIX-configure.log" configure
-run_step "$STEP: build with $JOBS jobs (about 9-22 min on a fresh machine)" \
-	"$LOG_PREFIX-build.log" compile
-if [ "$variant" = patched ]; then
-	run_step "glibc: install into a staging tree" "$LOG_PREFIX-install.log" \
-		install_stage
-fi
-touch "$TREE/.complete"
-drop_old_glibc_trees
-copy_output

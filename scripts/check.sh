@@ -86,6 +86,25 @@ checkpatch_clean() {
 	return 1
 }
 
+# shell_scripts: the project's shell scripts (bash, or sourced by bash).
+shell_scripts() {
+	local f
+	git -C "$TOP" ls-files | while read -r f; do
+		[ -f "$TOP/$f" ] || continue
+		head -n 1 "$TOP/$f" | grep -qE '^#!.*bash|^# shellcheck shell=' && echo "$f"
+	done
+}
+
+# shell_scripts_clean: shellcheck finds nothing in any of them.
+shell_scripts_clean() {
+	local -a files
+	mapfile -t files < <(shell_scripts)
+	echo "# ${#files[@]} shell scripts"
+	[ "${#files[@]}" -gt 20 ] || return 1
+	(cd "$TOP" && shellcheck -x "${files[@]}") 2>&1 | sed 's/^/# /'
+	return "${PIPESTATUS[0]}"
+}
+
 nonce_came_back() {
 	[ -s "$JOB/nonce" ] && cmp -s "$JOB/nonce" "$JOB/nonce.echo"
 }
@@ -185,6 +204,10 @@ for patch in "$TOP"/linux/*.patch; do
 	host_check "checkpatch --strict is clean on linux/${patch##*/}" \
 		checkpatch_clean "$patch"
 done
+host_check "shellcheck is clean on every shell script" shell_scripts_clean
+status=0
+"$TOP/scripts/check-source-stage.sh" | tee "$BUILD/check-source-stage.out" || status=$?
+count_host_results "$BUILD/check-source-stage.out" "$status" scripts/check-source-stage.sh
 status=0
 "$TOP/scripts/check-glibc.sh" | tee "$BUILD/check-glibc.out" || status=$?
 count_host_results "$BUILD/check-glibc.out" "$status" scripts/check-glibc.sh
