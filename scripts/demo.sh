@@ -2,6 +2,7 @@
 # make demo: boot the guest, run the catalogue of bypass attempts
 # (testlibs/run-demo) in the open, audit and enforced sessions, render its
 # results as a table (also kept in build/demo-table.txt) and judge them:
+# every attempt that is a matrix case ended as the matrix's oracle says,
 # every legitimate program runs in every session, no payload runs or is
 # mapped executable in the enforced one.
 set -euo pipefail
@@ -14,9 +15,10 @@ RESULTS=$BUILD/jobs/demo/demo-results
 TABLE=$BUILD/demo-table.txt
 SESSIONS=(open audit enforced)
 
-# load_results: the records into CELL, MESSAGE, LEGITIMATE and ORDER (the
-# attempts in the guest's order); dies on a truncated or malformed file.
-declare -A CELL=() MESSAGE=() LEGITIMATE=()
+# load_results: the records into CELL, MESSAGE, MATCHED, WHY, LEGITIMATE
+# and ORDER (the attempts in the guest's order); dies on a truncated or
+# malformed file.
+declare -A CELL=() MESSAGE=() MATCHED=() WHY=() LEGITIMATE=()
 ORDER=()
 load_results() {
 	local line attempt session expected header
@@ -33,6 +35,9 @@ load_results() {
 		[ -n "${LEGITIMATE[$attempt]:-}" ] || ORDER+=("$attempt")
 		LEGITIMATE[$attempt]=$(record_field "$line" legitimate)
 		CELL[$attempt/$session]=$(record_field "$line" verdict)
+		MATCHED[$attempt/$session]=$(record_field "$line" matched) ||
+			die "a record without matched= in $RESULTS: $line"
+		WHY[$attempt/$session]=$(record_field "$line" why || true)
 		MESSAGE[$attempt/$session]=$(record_field "$line" message || true)
 	done < <(tail -n +2 "$RESULTS")
 	[ "${#ORDER[@]}" -eq "$expected" ] ||
@@ -45,15 +50,21 @@ load_results() {
 	done
 }
 
+# cell ATTEMPT SESSION: the table's cell; "(!)" marks a run that did not
+# end as the oracle says.
+cell() {
+	printf '%s%s' "${CELL[$1/$2]}" "$([ "${MATCHED[$1/$2]}" = yes ] || echo ' (!)')"
+}
+
 render_table() {
 	local attempt
-	printf '%-44s | %-22s | %-22s | %s\n' attempt "${SESSIONS[@]}"
-	printf '%.0s-' {1..118}
+	printf '%-44s | %-26s | %-26s | %s\n' attempt "${SESSIONS[@]}"
+	printf '%.0s-' {1..130}
 	echo
 	for attempt in "${ORDER[@]}"; do
-		printf '%-44s | %-22s | %-22s | %s\n' "$attempt" \
-			"${CELL[$attempt/open]}" "${CELL[$attempt/audit]}" \
-			"${CELL[$attempt/enforced]}"
+		printf '%-44s | %-26s | %-26s | %s\n' "$attempt" \
+			"$(cell "$attempt" open)" "$(cell "$attempt" audit)" \
+			"$(cell "$attempt" enforced)"
 	done
 	echo
 	echo "What ld.so said when it refused, or when the kernel refused its mapping (enforced session):"
@@ -71,12 +82,16 @@ judge() {
 	for attempt in "${ORDER[@]}"; do
 		for session in "${SESSIONS[@]}"; do
 			cell=${CELL[$attempt/$session]}
+			if [ "${MATCHED[$attempt/$session]}" != yes ]; then
+				warn "not what the matrix's oracle expects in the $session session: $attempt ($cell: ${WHY[$attempt/$session]})"
+				FAILURES=$((FAILURES + 1))
+			fi
 			if [ "${LEGITIMATE[$attempt]}" = yes ] && [ "$cell" != ran ]; then
 				warn "legitimate, but not run in the $session session: $attempt ($cell)"
 				FAILURES=$((FAILURES + 1))
 			fi
 			case $session/$cell in
-			enforced/RAN* | enforced/MAPPED)
+			enforced/RAN* | enforced/MAPPED | enforced/loaded)
 				warn "the payload got through the enforced session: $attempt ($cell)"
 				FAILURES=$((FAILURES + 1))
 				;;
@@ -96,4 +111,4 @@ render_table | tee "$TABLE"
 say "the table is also in $TABLE"
 judge
 [ "$FAILURES" -eq 0 ] ||
-	die "$FAILURES results are wrong: a legitimate program failed or a payload got through (see the table)"
+	die "$FAILURES results are wrong: an oracle's verdict not met, a legitimate program failed or a payload got through (see the table)"
