@@ -128,6 +128,14 @@ expect_refusal "a patch that does not apply" "stops the stage, naming the patch"
 	"0002-bad.patch does not apply cleanly"
 sed -i '/0002-bad.patch/d' "$PATCHES/series"
 
+# A hunk whose header counts more lines than it has, in an upstream-only
+# file: not applied here, but a corrupt patch all the same.
+cp "$PATCHES/0001-add.patch" "$PATCHES/0001-add.patch.good"
+sed -i 's/^@@ -0,0 +1 @@$/@@ -0,0 +1,2 @@/' "$PATCHES/0001-add.patch"
+expect_refusal "a patch with a wrong hunk header" "stops the stage, naming the patch" \
+	"0001-add.patch is not a well-formed patch: error: corrupt patch"
+mv "$PATCHES/0001-add.patch.good" "$PATCHES/0001-add.patch"
+
 # upstream-only must not hide a hunk of a file the source has.
 echo debian/ >>"$PATCHES/upstream-only"
 cat >"$PATCHES/0003-debian.patch" <<'EOF'

@@ -205,6 +205,10 @@ series_for_tree() {
 	while read -r p; do
 		case "$p" in '' | '#'*) continue ;; esac
 		[ -f "$from/$p" ] || die "$STAGE_PATCHES/series names $p, which does not exist"
+		# Whole, as upstream and git am get it: a hunk's line counts that
+		# disagree with its lines are caught here, also in a dropped hunk.
+		git apply --stat "$from/$p" >/dev/null 2>"$to/$p.parse" ||
+			die "$STAGE_PATCHES/$p is not a well-formed patch: $(head -n 1 "$to/$p.parse")"
 		awk -v prefixes="${prefixes[*]}" -v dropped="$to/$p.dropped" '
 			BEGIN { n = split(prefixes, prefix, " ") }
 			/^diff --git a\// {
