@@ -27,21 +27,25 @@ route_named (const char *name)
   return NULL;
 }
 
-static int
-situation_named (const char *name)
+static const char *
+situation_name_at (int s)
 {
-  for (int s = 0; s < SITUATION_COUNT; s++)
-    if (strcmp (situation_name (s), name) == 0)
-      return s;
-  return -1;
+  return situation_name (s);
 }
 
-static int
-policy_named (const char *name)
+static const char *
+policy_name_at (int m)
 {
-  for (int m = 0; m < POLICY_COUNT; m++)
-    if (strcmp (policy_name (m), name) == 0)
-      return m;
+  return policy_name (m);
+}
+
+/* The value in [0, COUNT) that NAME_AT names NAME, or -1.  */
+static int
+value_named (const char *name, int count, const char *(*name_at) (int))
+{
+  for (int i = 0; i < count; i++)
+    if (strcmp (name_at (i), name) == 0)
+      return i;
   return -1;
 }
 
@@ -84,8 +88,8 @@ main (int argc, char **argv)
   if (argc != 5)
     return usage ("four arguments are needed");
   const struct route *route = route_named (argv[1]);
-  int s = situation_named (argv[2]);
-  int m = policy_named (argv[3]);
+  int s = value_named (argv[2], SITUATION_COUNT, situation_name_at);
+  int m = value_named (argv[3], POLICY_COUNT, policy_name_at);
   struct passwd *pw = getpwnam (argv[4]);
   if (route == NULL)
     return usage ("no such route");
