@@ -9,6 +9,8 @@
 # or an elf/tst-*.exp.  Each must PASS; UNSUPPORTED is a failure here (the
 # host kernel must know AT_EXECVE_CHECK).  A test that fails after a later
 # patch, though it passed after its own, fails that prefix.
+# The last prefix, the whole series, is the patched glibc of make check
+# (build-glibc.sh): its tree is reused, not built a second time.
 # (make check's order: the test root of glibc's container tests is
 # installed first when a container test is among them.)
 # Results: build/glibc-each-patch/results (key=value, one line per prefix)
@@ -108,10 +110,13 @@ for ((n = 1; n <= ${#PATCHES[@]}; n++)); do
 	dir=$(prefix_dir "$n")
 	start=$SECONDS
 	build=ok
-	if ! "$TOP/scripts/build-glibc.sh" --series "$dir"; then
+	# The whole series is the image's glibc: its stage, not a second tree.
+	variant=(--series "$dir") tree="series=$dir"
+	[ "$n" -lt ${#PATCHES[@]} ] || variant=() tree=patched
+	if ! "$TOP/scripts/build-glibc.sh" "${variant[@]}"; then
 		build=failed
 	fi
-	glibc_tree "series=$dir"
+	glibc_tree "$tree"
 	tests=()
 	results=""
 	if [ "$build" = ok ]; then
