@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc testlibs image build check check-glibc bench demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs image build check check-glibc bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -19,7 +19,10 @@ help:
 	@echo "make check-glibc  only glibc's tests of the patch and its elf suite,"
 	@echo "                patched vs unpatched, on the host (part of make check)"
 	@echo "make bench      the cost of the check: both kernels (with and without the"
-	@echo "                fast path), stock vs patched ld.so; build/bench-table.txt"
+	@echo "                fast path), stock vs patched ld.so, timed and counted in"
+	@echo "                instructions (ACCEL=icount); build/bench-table.txt"
+	@echo "make bench-profile  instructions of a check per kernel function, in a loop"
+	@echo "                and in ld.so's start-up (TCG plugin); build/bench-profile.txt"
 	@echo "make kernel-debug  the series built with KASAN, lockdep and kmemleak:"
 	@echo "                the exec selftests and the soak under it, then leak"
 	@echo "                and lock reports (about 1 h; not part of make check)"
@@ -64,6 +67,9 @@ check-glibc:
 
 bench:
 	@$(SCRIPTS)/bench.sh
+
+bench-profile:
+	@$(SCRIPTS)/bench-profile.sh
 
 demo:
 	@$(SCRIPTS)/demo.sh

@@ -5,9 +5,12 @@
 # start-up and dlopen under Debian's stock ld.so, the project's build of the
 # same glibc without the patch, and the patched one with the bits clear,
 # enforcing, in audit mode and enforcing in ld.so alone; mmap(PROT_EXEC) with
-# the bit clear and set; two threads or processes checking at once), prints
-# both tables and the targets, and
-# writes it all to build/bench-table.txt.
+# the bit clear and set; two threads or processes checking at once), timed
+# on each kernel, and counted in instructions on the kernel with the fast
+# path (five more boots under ACCEL=icount: the same benchmark, whose clock
+# then counts instructions); prints the tables, where a check's cost goes
+# and the targets in instructions and in time, and writes it all to
+# build/bench-table.txt (tables: scripts/bench-tables.sh).
 # Under TCG absolute times mean little: read the ratios, measured side by
 # side in one run.
 set -euo pipefail
@@ -15,6 +18,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/records.sh
 source "$TOP/scripts/records.sh"
+# shellcheck source=scripts/bench-tables.sh
+source "$TOP/scripts/bench-tables.sh"
 # shellcheck source=scripts/glibc-tree.sh
 source "$TOP/scripts/glibc-tree.sh"
 hold_build_lock
@@ -60,122 +65,53 @@ stage_stock_libc() {
 	rm -rf "$SHARE/stock-deb"
 }
 
-# run_bench NAME KERNEL: boot KERNEL with the image, run the benchmark.
+# bench_command ARGS...: the guest's command line: the benchmark with ARGS,
+# its records in the job directory.
+bench_command() {
+	# shellcheck disable=SC2016 # $CHECKEXEC_JOB is the guest's
+	printf '/usr/lib/checkexec/bin/checkexec-bench %s "$CHECKEXEC_JOB/bench.records" .' "$*"
+}
+
+# run_bench NAME KERNEL: boot KERNEL with the image, run the timed benchmark.
 run_bench() {
 	local name=$1 kernel=$2
-	say "bench: booting the kernel $name"
-	# shellcheck disable=SC2016 # $CHECKEXEC_JOB is the guest's
+	say "bench: timed run on the kernel $name"
 	KERNEL=$kernel "$TOP/scripts/boot.sh" run --name "bench-$name" --dir "$SHARE" -- \
-		bash -c '/usr/lib/checkexec/bin/checkexec-bench "$CHECKEXEC_JOB/bench.records" .' >/dev/null ||
+		bash -c "$(bench_command)" >/dev/null ||
 		die "the benchmark failed on the kernel $name (see $BUILD/jobs/bench-$name/output)"
 	[ -s "$BUILD/jobs/bench-$name/bench.records" ] ||
 		die "the benchmark wrote no results (see $BUILD/jobs/bench-$name/output)"
 }
 
-# RECORDS_AWK: awk functions over the guest's records (scripts/records.sh;
-# the first field "part=NAME", see testlibs/bench/bench.h) for rendering the
-# tables: parse() fills F with the fields of a line.
-# shellcheck disable=SC2016 # awk's own $fields
-RECORDS_AWK='
-function parse(line,   n, i, items, eq) {
-	delete F
-	n = split(line, items, "\t")
-	for (i = 1; i <= n; i++) {
-		eq = index(items[i], "=")
-		F[substr(items[i], 1, eq - 1)] = substr(items[i], eq + 1)
-	}
-}
-function first(list, item) {
-	if (!((list, item) in SEEN)) {
-		SEEN[list, item] = 1
-		ORDER[list, ++COUNT[list]] = item
-	}
-}'
+# COUNTED_COMMAND: the guest's command of a counted run, once the guest
+# has settled (SETTLE): parts 1-3 (part 4
+# needs two vCPUs) in COUNTED_ROUNDS rounds, and the number of checks of
+# the start-up with 100 libraries (CHECKS_COMMAND).
+COUNTED_ROUNDS=5
+COUNTED_COMMAND="$SETTLE && $(bench_command -r "$COUNTED_ROUNDS" -p call,startup,dlopen) &&
+	$CHECKS_COMMAND >>\"\$CHECKEXEC_JOB/bench.records\""
 
-# render_results FILE: the four tables of one kernel's records.
-render_results() {
-	awk -F '\t' "$RECORDS_AWK"'
-	{ parse($0) }
-	F["part"] == "kernel" { kernel = F["release"] " " F["version"] }
-	F["part"] == "call" {
-		first("call", F["call"]); call_rounds = F["rounds"]
-		ns[F["call"]] = F["ns"]; xr[F["call"]] = F["ratio"]
-	}
-	F["part"] == "startup" {
-		first("program", F["program"]); first("config", F["config"])
-		ms[F["program"], F["config"]] = F["ms"]
-		sr[F["program"], F["config"]] = F["ratio"]
-	}
-	F["part"] == "startup-pairs" {
-		ours[F["program"]] = F["clear_over_ours"]
-		bit[F["program"]] = F["bit_over_ldso_only"]
-	}
-	F["part"] == "dlopen" {
-		first("dlconfig", F["config"]); dl_rounds = F["rounds"]; loops = F["loops"]
-		us[F["config"]] = F["us"]; dr[F["config"]] = F["ratio"]
-	}
-	F["part"] == "workers" {
-		first("workers", F["workers"]); w_rounds = F["rounds"]
-		cps[F["workers"]] = F["checks_per_s"]; cup[F["workers"]] = F["checks_speed_up"]
-		aps[F["workers"]] = F["faccessat_per_s"]; aup[F["workers"]] = F["faccessat_speed_up"]
-	}
-	END {
-		printf "kernel %s\n\n", kernel
-		printf "1. One call (median of %d rounds)\n", call_rounds
-		printf "   %-28s %12s %14s\n", "call", "ns/call", "x faccessat"
-		for (i = 1; i <= COUNT["call"]; i++) {
-			c = ORDER["call", i]
-			printf "   %-28s %12s %14s\n", c, ns[c], xr[c]
-		}
-		printf "\n2. Start-up (median of the runs, ms; median ratio to stock in the same round)\n"
-		printf "   %-18s", "program"
-		for (j = 1; j <= COUNT["config"]; j++)
-			printf " %20s", ORDER["config", j]
-		printf " %16s %16s\n", "clear / ours", "bit / ld.so-only"
-		for (i = 1; i <= COUNT["program"]; i++) {
-			p = ORDER["program", i]
-			printf "   %-18s", p
-			for (j = 1; j <= COUNT["config"]; j++)
-				printf " %11.1f (%5.2fx)", ms[p, ORDER["config", j]], sr[p, ORDER["config", j]]
-			printf " %15.2fx %15.2fx\n", ours[p], bit[p]
-		}
-		printf "\n3. dlopen + dlclose of one library (median of %d runs of %d; median ratio to stock in the same round)\n", dl_rounds, loops
-		for (i = 1; i <= COUNT["dlconfig"]; i++) {
-			c = ORDER["dlconfig", i]
-			printf "   %-20s %10.1f us  (%5.2fx stock)\n", c, us[c], dr[c]
-		}
-		printf "\n4. Two workers at once (median of %d rounds; speed-up = calls/s of all workers over one worker\x27s)\n", w_rounds
-		printf "   %-28s %14s %10s %14s %10s\n", "workers", "checks/s", "speed-up", "faccessat/s", "speed-up"
-		for (i = 1; i <= COUNT["workers"]; i++) {
-			w = ORDER["workers", i]
-			printf "   %-28s %14s %9.2fx %14s %9.2fx\n", w, cps[w], cup[w], aps[w], aup[w]
-		}
-	}' "$1"
-}
-
-# value FILE RESULT NAME=VALUE...: the RESULT field of the first record of
-# FILE with those fields.
-value() {
-	local file=$1 result=$2 record
-	shift 2
-	if ! record=$(find_record "$file" "$@") ||
-		! record_field "$record" "$result"; then
-		die "no record with $* (for $result) in $file"
-	fi
-}
-
-# per_call_ratio FILE CALL BASE: ns/call of CALL over ns/call of BASE.
-per_call_ratio() {
-	awk -v v="$(value "$1" ns part=call "call=$2")" -v b="$(value "$1" ns part=call "call=$3")" \
-		'BEGIN { printf "%.2f\n", v / b }'
-}
-
-# target DESCRIPTION VALUE LIMIT: say whether VALUE <= LIMIT.
-target() {
-	local verdict="met"
-	[ -n "$2" ] || die "the table has no value for: $1"
-	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' || verdict="MISSED"
-	printf '  %-62s %6s (target <= %s): %s\n' "$1" "$2" "$3" "$verdict"
+# COUNTED_RUNS runs of the counted benchmark, each in its own boot under
+# ACCEL=icount (one vCPU whose clock counts instructions), two at a time:
+# a count does not depend on what else the host does.
+COUNTED_RUNS=5
+# run_counted KERNEL: the counted runs on KERNEL; their records are
+# $BUILD/jobs/bench-count-N/bench.records.
+run_counted() {
+	local kernel=$1 n pid
+	local -a pids=()
+	say "bench: $COUNTED_RUNS counted runs (ACCEL=icount, two at a time)"
+	for n in $(seq "$COUNTED_RUNS"); do
+		ACCEL=icount KERNEL=$kernel "$TOP/scripts/boot.sh" run --name "bench-count-$n" \
+			--dir "$SHARE" -- bash -c "$COUNTED_COMMAND" >/dev/null 2>&1 &
+		pids+=($!)
+		if [ ${#pids[@]} -eq 2 ] || [ "$n" -eq "$COUNTED_RUNS" ]; then
+			for pid in "${pids[@]}"; do
+				wait "$pid" || die "a counted run failed (see $BUILD/jobs/bench-count-*/output)"
+			done
+			pids=()
+		fi
+	done
 }
 
 "$TOP/scripts/build-all.sh"
@@ -184,34 +120,58 @@ stage_unpatched_glibc
 stage_stock_libc
 run_bench without-fast-path "$BUILD/kernel-without-fast-path/bzImage"
 run_bench with-fast-path "$BUILD/kernel/bzImage"
+run_counted "$BUILD/kernel/bzImage"
 without=$BUILD/jobs/bench-without-fast-path/bench.records
 with=$BUILD/jobs/bench-with-fast-path/bench.records
+counted=$BUILD/jobs/bench-counted.records
+fold_counted_runs "$BUILD"/jobs/bench-count-*/bench.records >"$counted" ||
+	die "the counted runs cannot be folded into one table"
+checks=$(value "$counted" checks part=checks "program=100 libraries")
+[ "$checks" -gt 100 ] || die "ld.so checked $checks objects starting the program with 100 libraries"
 {
-	echo "== kernel series without the fast path (linux/series without 0007-0009, 0027)"
-	render_results "$without"
+	echo "== timed, kernel series without the fast path (linux/series without 0007-0009, 0027)"
+	render_results "$without" time
 	echo
-	echo "== kernel series with the fast path (linux/series)"
-	render_results "$with"
+	echo "== timed, kernel series with the fast path (linux/series)"
+	render_results "$with" time
 	echo
-	echo "== targets (with the fast path)"
-	target "allowed check / faccessat(X_OK) (without the fast path: $(value "$without" ratio part=call "call=AT_EXECVE_CHECK, allowed"))" \
-		"$(value "$with" ratio part=call "call=AT_EXECVE_CHECK, allowed")" 2.5
-	# "Equal to stock within the noise": 5 % here.
-	for program in "1 library" "10 libraries" "100 libraries" "python3 -c pass"; do
-		target "start-up, $program, bits clear / stock" \
-			"$(value "$with" ratio part=startup "program=$program" "config=patched, clear")" 1.05
+	echo "== instructions counted, kernel series with the fast path ($COUNTED_RUNS runs under ACCEL=icount)"
+	render_results "$counted" count
+	echo
+	render_gap "$with" "$counted" "$checks"
+	echo
+	echo "== targets (kernel with the fast path; instructions: the counted runs, time: the timed run)"
+	echo "  allowed check / faccessat(X_OK), time, without the fast path:" \
+		"$(value "$without" ratio part=call "call=AT_EXECVE_CHECK, allowed")"
+	for unit in instructions time; do
+		f=$with
+		[ "$unit" = time ] || f=$counted
+		target "allowed check / faccessat(X_OK), $unit" \
+			"$(value "$f" ratio part=call "call=AT_EXECVE_CHECK, allowed")" 2.0
+		target "start-up, 100 libraries, enforcing / stock, $unit" \
+			"$(value "$f" ratio part=startup "program=100 libraries" "config=patched, enforcing")" 1.05
+		target "dlopen + dlclose, enforcing / stock, $unit" \
+			"$(value "$f" ratio part=dlopen "config=patched, enforcing")" 1.10
+		# The bits clear against the project's own build without the
+		# patch: the patch alone.
+		for program in "1 library" "10 libraries" "100 libraries" "python3 -c pass"; do
+			target "start-up, $program, bits clear / ours unpatched, $unit" \
+				"$(value "$f" clear_over_ours part=startup-pairs "program=$program")" 1.02
+		done
+		target "dlopen + dlclose, bits clear / ours unpatched, $unit" \
+			"$(value "$f" clear_over_ours part=dlopen-pairs)" 1.02
+		# The kernel's mapping check (Exec Restrict) alone: the same
+		# enforcing ld.so with the bit set and with the bit clear (the
+		# tunable enforcing).
+		target "start-up, 100 libraries, enforcing: bit / ld.so-only, $unit" \
+			"$(value "$f" bit_over_ldso_only part=startup-pairs "program=100 libraries")" 1.02
 	done
-	target "start-up, 100 libraries, enforcing / stock" \
-		"$(value "$with" ratio part=startup "program=100 libraries" "config=patched, enforcing")" 1.10
-	# The kernel's mapping check (Exec Restrict) alone: the same enforcing
-	# ld.so with the bit set and with the bit clear (the tunable enforcing).
-	target "start-up, 100 libraries, enforcing: bit / ld.so-only" \
-		"$(value "$with" bit_over_ldso_only part=startup-pairs "program=100 libraries")" 1.02
-	echo "  one mmap(PROT_EXEC) of an allowed file, bit set / bit clear:" \
-		"$(per_call_ratio "$with" "mmap(PROT_EXEC), bit set" "mmap(PROT_EXEC), bit clear")"
+	echo "  one mmap(PROT_EXEC) of an allowed file, bit set / bit clear, time:" \
+		"$(calc "$(value "$with" ns part=call "call=mmap(PROT_EXEC), bit set") / $(value "$with" ns part=call "call=mmap(PROT_EXEC), bit clear")")"
 	# A check holds its process's cred_guard_mutex, as execve does.
 	echo "  allowed checks of two workers, speed-up over one: two threads of one" \
 		"process $(value "$with" checks_speed_up part=workers "workers=2 threads of one process")x," \
 		"two processes $(value "$with" checks_speed_up part=workers "workers=2 processes")x"
 } | tee "$TABLE"
+grep -q MISSED "$TABLE" && say "targets missed: see MISSED in $TABLE"
 say "the table is also in $TABLE"

@@ -13,11 +13,16 @@
 #       locked) or root (not enforced).  Leave with "poweroff" (root) or
 #       Ctrl-A X.
 #
-# Environment: ACCEL=tcg (default) or kvm (refused at once when KVM_DEVICE,
-# default /dev/kvm, is missing or not readable and writable); TIMEOUT
+# Environment: ACCEL=tcg (default), icount or kvm (refused at once when
+# KVM_DEVICE, default /dev/kvm, is missing or not readable and writable);
+# icount is TCG on one vCPU whose clock counts the instructions it executes
+# (-icount shift=0: one nanosecond of guest time per instruction, so the
+# guest's clock_gettime() reads instruction counts; make bench's counted
+# run, see docs/bench.md); TIMEOUT
 # (seconds, default 900) for a run; MEMORY (default 2G); SMP (default 2);
 # KERNEL (another bzImage to boot instead of the project's, e.g. an
-# unpatched build to compare).
+# unpatched build to compare); PLUGIN (a TCG plugin and its arguments, for
+# QEMU's -plugin, with ACCEL=icount: make bench-profile).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -35,7 +40,7 @@ CMDLINE+=" lsm=landlock,lockdown,yama,integrity,apparmor,ipe,execrestrict"
 # of that patch after the kernel has finished it: "Oops: int3" in
 # sched_clock_cpu and a panic, in a few boots of a hundred.  A TSC marked
 # unstable from the start never flips that branch.
-if [ "$ACCEL" = tcg ]; then
+if [ "$ACCEL" = tcg ] || [ "$ACCEL" = icount ]; then
 	CMDLINE+=" tsc=unstable"
 fi
 
@@ -57,15 +62,29 @@ require_kvm() {
 
 # qemu_base: the QEMU arguments every boot shares.
 qemu_base() {
-	local accel
+	local accel smp=${SMP:-2}
 	case "$ACCEL" in
 	tcg) accel=(-accel "tcg,thread=multi" -cpu max) ;;
+	# sleep=off: an idle guest's clock jumps to its next timer at once
+	# instead of waiting for the host's; align=off: the guest's clock is
+	# never slowed to the host's.  Counts need one vCPU.
+	icount)
+		[ "$smp" = 1 ] || [ -z "${SMP:-}" ] ||
+			die "ACCEL=icount counts instructions on one vCPU: SMP must be 1, not '$SMP'"
+		smp=1
+		accel=(-accel "tcg,thread=single" -icount "shift=0,sleep=off,align=off" -cpu max)
+		;;
 	kvm) accel=(-accel kvm -cpu host) ;;
-	*) die "ACCEL must be tcg or kvm, not '$ACCEL'" ;;
+	*) die "ACCEL must be tcg, icount or kvm, not '$ACCEL'" ;;
 	esac
-	QEMU=(qemu-system-x86_64 "${accel[@]}" -m "${MEMORY:-2G}" -smp "${SMP:-2}"
+	QEMU=(qemu-system-x86_64 "${accel[@]}" -m "${MEMORY:-2G}" -smp "$smp"
 		-no-reboot -nic none -kernel "$KERNEL"
 		-drive "file=$IMAGE,format=raw,if=virtio,snapshot=on")
+	if [ -n "${PLUGIN:-}" ]; then
+		[ "$ACCEL" = icount ] ||
+			die "PLUGIN needs ACCEL=icount (one vCPU under TCG), not ACCEL=$ACCEL"
+		QEMU+=(-plugin "$PLUGIN")
+	fi
 }
 
 check_built() {

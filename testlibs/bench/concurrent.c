@@ -19,7 +19,7 @@
 #include "timing.h"
 
 #define CHECKED "/usr/lib/checkexec/bin/loadcase"
-#define ROUNDS 11
+#define MAX_ROUNDS 11
 #define CALLS_PER_WORKER 4000
 #define WORKERS 2
 
@@ -148,34 +148,35 @@ time_shape (enum shape s, bool use_check, int fd)
 /* One record per shape: the calls per second of checks and of faccessat,
    and their speed-up over one worker.  */
 static void
-print_table (FILE *out, double samples[2][SHAPES][ROUNDS])
+print_table (FILE *out, double samples[2][SHAPES][MAX_ROUNDS], int rounds)
 {
   for (int s = 0; s < SHAPES; s++)
     {
       double up_check = median_ratio (samples[1][s], samples[1][ONE_WORKER],
-                                      ROUNDS);
+                                      rounds);
       double up_access = median_ratio (samples[0][s],
-                                       samples[0][ONE_WORKER], ROUNDS);
+                                       samples[0][ONE_WORKER], rounds);
       fprintf (out,
                "part=workers\trounds=%d\tworkers=%s\tchecks_per_s=%.0f"
                "\tchecks_speed_up=%.2f\tfaccessat_per_s=%.0f"
                "\tfaccessat_speed_up=%.2f\n",
-               ROUNDS, shape_names[s], median (samples[1][s], ROUNDS),
-               up_check, median (samples[0][s], ROUNDS), up_access);
+               rounds, shape_names[s], median (samples[1][s], rounds),
+               up_check, median (samples[0][s], rounds), up_access);
     }
 }
 
 int
-bench_concurrent (FILE *out)
+bench_concurrent (FILE *out, int rounds)
 {
-  double samples[2][SHAPES][ROUNDS];
+  double samples[2][SHAPES][MAX_ROUNDS];
+  rounds = part_rounds (rounds, MAX_ROUNDS);
   int fd = open (CHECKED, O_RDONLY | O_CLOEXEC);
   if (fd < 0 || exec_check_fd (fd) != 0)
     {
       printf ("error: the check of %s must pass\n", CHECKED);
       return -1;
     }
-  for (int r = 0; r < ROUNDS; r++)
+  for (int r = 0; r < rounds; r++)
     for (int i = 0; i < 2 * SHAPES; i++)
       {
         /* Each round in another order.  */
@@ -193,6 +194,6 @@ bench_concurrent (FILE *out)
           }
       }
   close (fd);
-  print_table (out, samples);
+  print_table (out, samples, rounds);
   return 0;
 }

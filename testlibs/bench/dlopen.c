@@ -7,35 +7,42 @@
 #include "spawn.h"
 #include "timing.h"
 
-#define ROUNDS 21
+#define MAX_ROUNDS 21
 #define LOOPS "500"
 
 int
-bench_dlopen (FILE *out)
+bench_dlopen (FILE *out, int rounds)
 {
   static const char *const args[] = {
     "/usr/lib/checkexec/bench/dlopen-loop",
     "/usr/lib/checkexec/bench/lib/libbench-000.so", LOOPS, NULL,
   };
-  double samples[CONFIGS][ROUNDS], ratio[CONFIGS];
+  double samples[CONFIGS][MAX_ROUNDS], ratio[CONFIGS];
   char output[256];
-  for (int r = 0; r < ROUNDS; r++)
+  rounds = part_rounds (rounds, MAX_ROUNDS);
+  for (int r = WARM_UP; r < rounds; r++)
     for (int i = 0; i < CONFIGS; i++)
       {
-        enum config c = (r + i) % CONFIGS;
+        enum config c = (r + CONFIGS + i) % CONFIGS;
         if (spawn_timed (c, args, output, sizeof output) < 0)
           {
             printf ("error: dlopen-loop failed under %s\n", config_names[c]);
             return -1;
           }
-        samples[c][r] = strtod (output, NULL) / 1e3;
+        if (r >= 0)
+          samples[c][r] = strtod (output, NULL) / 1e3;
       }
   for (int c = 0; c < CONFIGS; c++)
-    ratio[c] = median_ratio (samples[c], samples[STOCK], ROUNDS);
+    ratio[c] = median_ratio (samples[c], samples[STOCK], rounds);
+  /* The patch alone, as in the start-up part.  */
+  double patch_alone
+      = median_ratio (samples[CLEAR], samples[UNPATCHED], rounds);
   for (int c = 0; c < CONFIGS; c++)
     fprintf (out,
-             "part=dlopen\trounds=%d\tloops=" LOOPS "\tconfig=%s\tus=%.1f"
-             "\tratio=%.2f\n",
-             ROUNDS, config_names[c], median (samples[c], ROUNDS), ratio[c]);
+             "part=dlopen\trounds=%d\tloops=" LOOPS "\tconfig=%s\tus=%.3f"
+             "\tratio=%.3f\tspread=%.4f\n",
+             rounds, config_names[c], median (samples[c], rounds), ratio[c],
+             spread (samples[c], rounds));
+  fprintf (out, "part=dlopen-pairs\tclear_over_ours=%.3f\n", patch_alone);
   return 0;
 }

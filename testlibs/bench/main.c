@@ -4,42 +4,110 @@
    SHARE is a directory with Debian's stock C libraries (stock/) and the
    project's build of glibc without the patch (unpatched/:
    ld-linux-x86-64.so.2 and libc.so.6).  Run as root.
-   Usage: checkexec-bench FILE SHARE  */
+   Usage: checkexec-bench [-r ROUNDS] [-p PARTS] FILE SHARE
+     -r ROUNDS  at most ROUNDS rounds per measure (default: each part's)
+     -p PARTS   the parts to run, comma-separated, of call, startup,
+                dlopen and workers (default: all)
+   Under ACCEL=icount (scripts/boot.sh) the guest's clock counts
+   instructions: every "ns" the records give is then an instruction.  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "spawn.h"
 
+struct part
+{
+  const char *name;
+  int (*run) (FILE *out, int rounds);
+};
+
+static const struct part parts[] = {
+  { "call", bench_per_call },
+  { "startup", bench_startup },
+  { "dlopen", bench_dlopen },
+  { "workers", bench_concurrent },
+};
+#define PARTS (sizeof parts / sizeof parts[0])
+
+static int
+usage (void)
+{
+  fprintf (stderr, "usage: checkexec-bench [-r ROUNDS] [-p PARTS] FILE SHARE"
+                   "\n  PARTS: comma-separated, of call,startup,dlopen,"
+                   "workers\n");
+  return 2;
+}
+
+/* Mark in WANTED the parts named in the comma-separated LIST; -1 if a name
+   is not a part's.  */
+static int
+select_parts (char *list, int wanted[PARTS])
+{
+  for (char *name = strtok (list, ","); name != NULL;
+       name = strtok (NULL, ","))
+    {
+      size_t i = 0;
+      while (i < PARTS && strcmp (parts[i].name, name) != 0)
+        i++;
+      if (i == PARTS)
+        {
+          fprintf (stderr, "checkexec-bench: no part '%s'\n", name);
+          return -1;
+        }
+      wanted[i] = 1;
+    }
+  return 0;
+}
+
+/* Write TEXT to the file NAME; 0 or -1.  */
+static int
+save (const char *name, const char *text)
+{
+  FILE *file = fopen (name, "w");
+  if (file == NULL || fputs (text, file) < 0 || fclose (file) != 0)
+    {
+      perror (name);
+      return -1;
+    }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
-  char *text = NULL;
+  int wanted[PARTS] = { 0 }, chosen = 0, rounds = 0, opt, rc = 0;
+  char *text = NULL, *end;
   size_t len = 0;
   struct utsname u;
-  if (argc != 3 || uname (&u) != 0)
-    {
-      fprintf (stderr, "usage: checkexec-bench FILE SHARE\n");
-      return 2;
-    }
-  if (stage_libraries (argv[2]) != 0)
+  while ((opt = getopt (argc, argv, "r:p:")) != -1)
+    if (opt == 'r' && (rounds = strtol (optarg, &end, 10)) > 0 && *end == 0)
+      continue;
+    else if (opt == 'p' && select_parts (optarg, wanted) == 0)
+      chosen = 1;
+    else
+      return usage ();
+  if (argc - optind != 2 || uname (&u) != 0)
+    return usage ();
+  if (!chosen)
+    for (size_t i = 0; i < PARTS; i++)
+      wanted[i] = 1;
+  if (stage_libraries (argv[optind + 1]) != 0)
     return 1;
   FILE *out = open_memstream (&text, &len);
   if (out == NULL)
     return 1;
   fprintf (out, "part=kernel\trelease=%s\tversion=%s\n", u.release,
            u.version);
-  int rc = bench_per_call (out) | bench_startup (out) | bench_dlopen (out)
-           | bench_concurrent (out);
+  for (size_t i = 0; i < PARTS; i++)
+    if (wanted[i])
+      rc |= parts[i].run (out, rounds);
   fclose (out);
   fputs (text, stdout);
-  FILE *file = fopen (argv[1], "w");
-  if (file == NULL || fputs (text, file) < 0 || fclose (file) != 0)
-    {
-      perror (argv[1]);
-      rc = -1;
-    }
+  rc |= save (argv[optind], text);
   free (text);
   return rc == 0 ? 0 : 1;
 }

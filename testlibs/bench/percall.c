@@ -1,7 +1,12 @@
 /* Part 1 of the benchmark: the cost of one call of each kind, side by side
    in one run, as a multiple of faccessat(X_OK).  The mmap(PROT_EXEC) of an
    allowed file is timed in a child with the bit clear and in one with the
-   bit set: they differ by the kernel's mapping check (Exec Restrict).  */
+   bit set: they differ by the kernel's mapping check (Exec Restrict).
+   Three kinds take the loop towards what a check meets in ld.so's start-up:
+   an mmap + munmap of a written page (a mapping change: the kernel flushes
+   the page from the TLB, and TCG its software TLB), the same followed by an
+   allowed check, and allowed checks of the 100 benchmark libraries in turn
+   (another file each time, as ld.so checks them).  */
 #include "bench.h"
 
 #include <errno.h>
@@ -21,18 +26,24 @@
 
 #define ALLOWED "/usr/lib/checkexec/bin/loadcase"
 #define DENIED "/var/lib/checkexec/bench-0644"
-#define ROUNDS 31
+#define LIBRARIES "/usr/lib/checkexec/bench/lib/libbench-%03d.so"
+#define MAX_ROUNDS 31
+#define FILES_IN_TURN 100
 
-enum call { ALLOWED_CHECK, DENIED_CHECK, FACCESSAT, FSTATVFS, NULL_SYSCALL,
-            MAP_EXEC_CLEAR, MAP_EXEC_RESTRICTED, CALLS };
+enum call { ALLOWED_CHECK, DENIED_CHECK, FILES_CHECK, MAPPING_CHANGE,
+            CHECK_AFTER_MAPPING_CHANGE, FACCESSAT, OPEN_CLOSE, FSTATVFS,
+            NULL_SYSCALL, MAP_EXEC_CLEAR, MAP_EXEC_RESTRICTED, CALLS };
 
 static const char *const call_names[CALLS] = {
   "AT_EXECVE_CHECK, allowed", "AT_EXECVE_CHECK, denied",
-  "faccessat(X_OK)", "fstatvfs()", "null syscall (getppid)",
-  "mmap(PROT_EXEC), bit clear", "mmap(PROT_EXEC), bit set",
+  "allowed, 100 files in turn", "mmap+write+munmap",
+  "mmap+write+munmap, check", "faccessat(X_OK)", "open+close",
+  "fstatvfs()",
+  "null syscall (getppid)", "mmap(PROT_EXEC), bit clear",
+  "mmap(PROT_EXEC), bit set",
 };
 
-static int allowed_fd, denied_fd;
+static int allowed_fd, denied_fd, files_fd[FILES_IN_TURN];
 
 static long
 check (int fd)
@@ -51,9 +62,22 @@ map_exec (void)
   return code == MAP_FAILED ? -1 : munmap (code, 4096);
 }
 
-/* One call of kind C; 0, or -1 if a mapping failed.  */
+/* Map a private page, write to it (its page table entry is filled) and
+   unmap it: munmap must then flush it from the TLB; 0 or -1.  */
 static int
-call (enum call c)
+change_mapping (void)
+{
+  char *page = mmap (NULL, 4096, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED)
+    return -1;
+  *(volatile char *) page = 1;
+  return munmap (page, 4096);
+}
+
+/* Call number I of kind C; 0, or -1 if a mapping failed.  */
+static int
+call (enum call c, int i)
 {
   struct statvfs sv;
   switch (c)
@@ -61,14 +85,27 @@ call (enum call c)
     case MAP_EXEC_CLEAR:
     case MAP_EXEC_RESTRICTED:
       return map_exec ();
+    case MAPPING_CHANGE:
+      return change_mapping ();
+    case CHECK_AFTER_MAPPING_CHANGE:
+      if (change_mapping () != 0)
+        return -1;
+      check (allowed_fd);
+      break;
     case ALLOWED_CHECK:
       check (allowed_fd);
+      break;
+    case FILES_CHECK:
+      check (files_fd[i % FILES_IN_TURN]);
       break;
     case DENIED_CHECK:
       check (denied_fd);
       break;
     case FACCESSAT:
       faccessat (AT_FDCWD, ALLOWED, X_OK, 0);
+      break;
+    case OPEN_CLOSE:
+      close (open (ALLOWED, O_RDONLY | O_CLOEXEC));
       break;
     case FSTATVFS:
       fstatvfs (allowed_fd, &sv);
@@ -88,7 +125,7 @@ time_here (enum call c, int iterations)
   int failed = 0;
   double start = now_ns ();
   for (int i = 0; i < iterations; i++)
-    failed |= call (c);
+    failed |= call (c, i);
   double elapsed = now_ns () - start;
   return failed != 0 ? -1 : elapsed / iterations;
 }
@@ -128,6 +165,33 @@ time_calls (enum call c, int iterations)
                              : time_here (c, iterations);
 }
 
+/* Whether a call of kind C makes an allowed or denied check.  */
+static int
+makes_check (enum call c)
+{
+  return c == ALLOWED_CHECK || c == DENIED_CHECK || c == FILES_CHECK
+         || c == CHECK_AFTER_MAPPING_CHANGE;
+}
+
+/* Open the libraries checked in turn, each of which must be allowed.  */
+static int
+open_files_in_turn (void)
+{
+  char name[128];
+  for (int i = 0; i < FILES_IN_TURN; i++)
+    {
+      snprintf (name, sizeof name, LIBRARIES, i);
+      files_fd[i] = open (name, O_RDONLY | O_CLOEXEC);
+      if (files_fd[i] < 0 || check (files_fd[i]) != 0)
+        {
+          printf ("error: %s: cannot open it or its check fails: %m\n",
+                  name);
+          return -1;
+        }
+    }
+  return 0;
+}
+
 /* The files and the answers the benchmark relies on.  */
 static int
 set_up (void)
@@ -144,35 +208,43 @@ set_up (void)
               " fail with EACCES\n");
       return -1;
     }
-  return 0;
+  return open_files_in_turn ();
 }
 
 int
-bench_per_call (FILE *out)
+bench_per_call (FILE *out, int rounds)
 {
-  double samples[CALLS][ROUNDS], ratio[CALLS];
+  double samples[CALLS][MAX_ROUNDS], ratio[CALLS];
+  rounds = part_rounds (rounds, MAX_ROUNDS);
   if (set_up () != 0)
     return -1;
   /* About 0.05 s per call kind and round under TCG, interleaved, each round
-     in another order.  */
-  for (int r = 0; r < ROUNDS; r++)
+     in another order, after a warm-up round (see WARM_UP).  */
+  for (int r = WARM_UP; r < rounds; r++)
     for (int i = 0; i < CALLS; i++)
       {
-        enum call c = (r + i) % CALLS;
-        samples[c][r] = time_calls (c, c <= DENIED_CHECK ? 2500 : 10000);
-        if (samples[c][r] < 0)
+        enum call c = (r + CALLS + i) % CALLS;
+        double sample = time_calls (c, makes_check (c) ? 2500 : 10000);
+        if (r >= 0)
+          samples[c][r] = sample;
+        if (sample < 0)
           {
             printf ("error: %s failed\n", call_names[c]);
             return -1;
           }
       }
   for (int c = 0; c < CALLS; c++)
-    ratio[c] = median_ratio (samples[c], samples[FACCESSAT], ROUNDS);
+    ratio[c] = median_ratio (samples[c], samples[FACCESSAT], rounds);
   for (int c = 0; c < CALLS; c++)
-    fprintf (out, "part=call\trounds=%d\tcall=%s\tns=%.0f\tratio=%.2f\n",
-             ROUNDS, call_names[c], median (samples[c], ROUNDS), ratio[c]);
+    fprintf (out,
+             "part=call\trounds=%d\tcall=%s\tns=%.0f\tratio=%.3f"
+             "\tspread=%.4f\n",
+             rounds, call_names[c], median (samples[c], rounds), ratio[c],
+             spread (samples[c], rounds));
   close (allowed_fd);
   close (denied_fd);
+  for (int i = 0; i < FILES_IN_TURN; i++)
+    close (files_fd[i]);
   unlink (DENIED);
   return 0;
 }

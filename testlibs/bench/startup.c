@@ -27,18 +27,20 @@ static const struct program programs[] = {
 };
 
 int
-bench_startup (FILE *out)
+bench_startup (FILE *out, int requested_rounds)
 {
   for (size_t p = 0; p < sizeof programs / sizeof programs[0]; p++)
     {
       double samples[CONFIGS][MAX_ROUNDS], ratio[CONFIGS];
-      int rounds = programs[p].rounds;
-      for (int r = 0; r < rounds; r++)
+      int rounds = part_rounds (requested_rounds, programs[p].rounds);
+      for (int r = WARM_UP; r < rounds; r++)
         for (int i = 0; i < CONFIGS; i++)
           {
-            enum config c = (r + i) % CONFIGS;
-            samples[c][r] = spawn_timed (c, programs[p].args, NULL, 0);
-            if (samples[c][r] < 0)
+            enum config c = (r + CONFIGS + i) % CONFIGS;
+            double sample = spawn_timed (c, programs[p].args, NULL, 0);
+            if (r >= 0)
+              samples[c][r] = sample;
+            if (sample < 0)
               {
                 printf ("error: %s failed under %s\n", programs[p].name,
                         config_names[c]);
@@ -56,13 +58,14 @@ bench_startup (FILE *out)
                                            samples[TUNABLE_ENFORCING], rounds);
       for (int c = 0; c < CONFIGS; c++)
         fprintf (out,
-                 "part=startup\tprogram=%s\trounds=%d\tconfig=%s\tms=%.1f"
-                 "\tratio=%.2f\n",
+                 "part=startup\tprogram=%s\trounds=%d\tconfig=%s\tms=%.3f"
+                 "\tratio=%.3f\tspread=%.4f\n",
                  programs[p].name, rounds, config_names[c],
-                 median (samples[c], rounds) / 1e6, ratio[c]);
+                 median (samples[c], rounds) / 1e6, ratio[c],
+                 spread (samples[c], rounds));
       fprintf (out,
-               "part=startup-pairs\tprogram=%s\tclear_over_ours=%.2f"
-               "\tbit_over_ldso_only=%.2f\n",
+               "part=startup-pairs\tprogram=%s\tclear_over_ours=%.3f"
+               "\tbit_over_ldso_only=%.3f\n",
                programs[p].name, patch_alone, mapping_check);
     }
   return 0;

@@ -34,3 +34,19 @@ median_ratio (const double *values, const double *base, int n)
     ratios[i] = values[i] / base[i];
   return median (ratios, n);
 }
+
+double
+spread (const double *values, int n)
+{
+  double sorted[n];
+  for (int i = 0; i < n; i++)
+    sorted[i] = values[i];
+  double mid = median (sorted, n);
+  return mid > 0 ? (sorted[n - 1] - sorted[0]) / mid : 0;
+}
+
+int
+part_rounds (int requested, int max)
+{
+  return requested > 0 && requested < max ? requested : max;
+}

@@ -1,0 +1,230 @@
+# shellcheck shell=bash
+# make bench's tables: reading the guest's records (testlibs/bench/bench.h:
+# tab-separated NAME=VALUE fields, the first "part=NAME"), folding the
+# counted runs into one set of records, rendering the tables, the gap
+# between a check in a loop and in a start-up, and the targets.  Source
+# after lib.sh and records.sh.
+
+# RECORDS_AWK: awk functions over the records: parse() fills F with the
+# fields of a line, first() keeps the order in which items are first seen.
+# shellcheck disable=SC2016 # awk's own $fields
+RECORDS_AWK='
+function parse(line,   n, i, items, eq) {
+	delete F
+	delete NAMES
+	n = split(line, items, "\t")
+	for (i = 1; i <= n; i++) {
+		eq = index(items[i], "=")
+		NAMES[i] = substr(items[i], 1, eq - 1)
+		F[NAMES[i]] = substr(items[i], eq + 1)
+	}
+	return n
+}
+function first(list, item) {
+	if (!((list, item) in SEEN)) {
+		SEEN[list, item] = 1
+		ORDER[list, ++COUNT[list]] = item
+	}
+}
+function sort_values(v, n,   i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+}
+function median(v, n) {
+	sort_values(v, n)
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}'
+
+# CHECKS_COMMAND: a guest command that prints the record "part=checks
+# program=100 libraries checks=N": the number of objects the patched ld.so
+# checks when it starts the program with 100 libraries as the benchmark
+# does (ld.so PROGRAM; in audit mode, which checks them all, and
+# LD_DEBUG=execcheck names each).
+LDSO=/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+
+# SETTLE: a guest command that lets the boot's last services settle before
+# instructions are counted (the vCPU counts other processes too; systemd
+# still reads the mount table after the job's mounts).  Under ACCEL=icount
+# an idle guest's clock jumps ahead: the wait costs no real time.
+# shellcheck disable=SC2034 # used by bench.sh and bench-profile.sh
+SETTLE="sleep 10"
+# shellcheck disable=SC2034 # used by bench.sh and bench-profile.sh
+CHECKS_COMMAND="checks=\$(GLIBC_TUNABLES=glibc.rtld.exec_check=1 LD_DEBUG=execcheck \
+	$LDSO --library-path ${LDSO%/*} /usr/lib/checkexec/bench/need-100 2>&1 |
+	grep -c 'exec check: file=') &&
+	printf 'part=checks\tprogram=100 libraries\tchecks=%s\n' \"\$checks\""
+
+# fold_counted_runs FILE...: the records of the counted runs (one file per
+# run, the same records in the same order) folded into one set, printed:
+# each measure (ns, ms, us) and each ratio is the median over the runs,
+# and "spread" is (largest - smallest) / median of the measure over the
+# runs; runs=N is added.  Fails if the runs do not line up.
+fold_counted_runs() {
+	awk -F '\t' "$RECORDS_AWK"'
+	FNR == 1 { run++ }
+	{
+		n = parse($0)
+		if (run == 1) { fields[FNR] = n; lines = FNR }
+		else if (n != fields[FNR]) { bad = FNR; exit 1 }
+		for (i = 1; i <= n; i++) {
+			name[FNR, i] = NAMES[i]
+			if (run == 1) text[FNR, i] = F[NAMES[i]]
+			else if (NAMES[i] !~ /^(ns|ms|us|ratio|spread|clear_over_ours|bit_over_ldso_only)$/ &&
+				 text[FNR, i] != F[NAMES[i]]) { bad = FNR; exit 1 }
+			v[FNR, i, run] = F[NAMES[i]]
+		}
+	}
+	END {
+		if (bad) { printf "line %d of the counted runs differs between runs\n", bad > "/dev/stderr"; exit 1 }
+		for (l = 1; l <= lines; l++) {
+			out = ""; measure = 0
+			for (i = 1; i <= fields[l]; i++) {
+				nm = name[l, i]
+				if (nm ~ /^(ns|ms|us|ratio|clear_over_ours|bit_over_ldso_only)$/) {
+					for (r = 1; r <= run; r++) w[r] = v[l, i, r]
+					value = median(w, run)
+					if (nm ~ /^(ns|ms|us)$/) { measure = value; low = w[1]; high = w[run] }
+					text[l, i] = sprintf(nm ~ /^(ns|ms|us)$/ ? "%.3f" : "%.4f", value)
+				}
+			}
+			for (i = 1; i <= fields[l]; i++) {
+				nm = name[l, i]
+				if (nm == "spread")
+					text[l, i] = sprintf("%.4f", measure > 0 ? (high - low) / measure : 0)
+				out = out (i > 1 ? "\t" : "") nm "=" text[l, i]
+			}
+			print out (l > 1 ? "\truns=" run : "")
+		}
+	}' "$@"
+}
+
+# render_results FILE UNIT: the tables of one kernel's records; UNIT is
+# time (a timed run: the rounds' median, spread over the rounds) or count
+# (folded counted runs: instructions, spread over the runs).
+render_results() {
+	awk -F '\t' -v unit="$2" "$RECORDS_AWK"'
+	{ parse($0) }
+	F["part"] == "kernel" { kernel = F["release"] " " F["version"] }
+	F["part"] == "call" {
+		first("call", F["call"]); rounds = F["rounds"]; runs = F["runs"]
+		ns[F["call"]] = F["ns"]; xr[F["call"]] = F["ratio"]; sp[F["call"]] = F["spread"]
+	}
+	F["part"] == "startup" {
+		first("program", F["program"]); first("config", F["config"])
+		ms[F["program"], F["config"]] = F["ms"]
+		sr[F["program"], F["config"]] = F["ratio"]
+		if (F["spread"] > ssp[F["program"]]) ssp[F["program"]] = F["spread"]
+		srounds[F["program"]] = F["rounds"]
+	}
+	F["part"] == "startup-pairs" {
+		ours[F["program"]] = F["clear_over_ours"]
+		bit[F["program"]] = F["bit_over_ldso_only"]
+	}
+	F["part"] == "dlopen" {
+		first("dlconfig", F["config"]); dl_rounds = F["rounds"]; loops = F["loops"]
+		us[F["config"]] = F["us"]; dr[F["config"]] = F["ratio"]; dsp[F["config"]] = F["spread"]
+	}
+	F["part"] == "workers" {
+		first("workers", F["workers"]); w_rounds = F["rounds"]
+		cps[F["workers"]] = F["checks_per_s"]; cup[F["workers"]] = F["checks_speed_up"]
+		aps[F["workers"]] = F["faccessat_per_s"]; aup[F["workers"]] = F["faccessat_speed_up"]
+	}
+	function of(rounds) {
+		return unit == "count" ? sprintf("median of %d runs of %s rounds; spread over the runs", runs, rounds) \
+			: sprintf("median of %s rounds; spread over the rounds", rounds)
+	}
+	END {
+		call_unit = unit == "count" ? "insns/call" : "ns/call"
+		run_unit = unit == "count" ? "M insns" : "ms"
+		dl_unit = unit == "count" ? "k insns" : "us"
+		printf "kernel %s\n\n", kernel
+		printf "1. One call (%s)\n", of(rounds)
+		printf "   %-30s %12s %12s %8s\n", "call", call_unit, "x faccessat", "spread"
+		for (i = 1; i <= COUNT["call"]; i++) {
+			c = ORDER["call", i]
+			printf "   %-30s %12.0f %12.2f %7.1f%%\n", c, ns[c], xr[c], 100 * sp[c]
+		}
+		printf "\n2. Start-up (%s, %s; median ratio to stock in the same round)\n", run_unit, of(srounds[ORDER["program", 1]])
+		printf "   %-18s", "program"
+		for (j = 1; j <= COUNT["config"]; j++)
+			printf " %20s", ORDER["config", j]
+		printf " %13s %17s %7s\n", "clear / ours", "bit / ld.so-only", "spread"
+		for (i = 1; i <= COUNT["program"]; i++) {
+			p = ORDER["program", i]
+			printf "   %-18s", p
+			for (j = 1; j <= COUNT["config"]; j++)
+				printf " %11.*f (%5.2fx)", unit == "count" ? 3 : 1, ms[p, ORDER["config", j]], sr[p, ORDER["config", j]]
+			printf " %12.3fx %16.3fx %6.1f%%\n", ours[p], bit[p], 100 * ssp[p]
+		}
+		printf "\n3. dlopen + dlclose of one library (%s per iteration, loops of %d; %s; median ratio to stock in the same round)\n", dl_unit, loops, of(dl_rounds)
+		for (i = 1; i <= COUNT["dlconfig"]; i++) {
+			c = ORDER["dlconfig", i]
+			printf "   %-22s %10.1f %-7s (%5.3fx stock)  spread %4.1f%%\n", c, us[c], dl_unit, dr[c], 100 * dsp[c]
+		}
+		if (COUNT["workers"] == 0)
+			exit
+		printf "\n4. Two workers at once (median of %d rounds; speed-up = calls/s of all workers over one worker\x27s)\n", w_rounds
+		printf "   %-28s %14s %10s %14s %10s\n", "workers", "checks/s", "speed-up", "faccessat/s", "speed-up"
+		for (i = 1; i <= COUNT["workers"]; i++) {
+			w = ORDER["workers", i]
+			printf "   %-28s %14s %9.2fx %14s %9.2fx\n", w, cps[w], cup[w], aps[w], aup[w]
+		}
+	}' "$1"
+}
+
+# value FILE RESULT NAME=VALUE...: the RESULT field of the first record of
+# FILE with those fields.
+value() {
+	local file=$1 result=$2 record
+	shift 2
+	if ! record=$(find_record "$file" "$@") ||
+		! record_field "$record" "$result"; then
+		die "no record with $* (for $result) in $file"
+	fi
+}
+
+# calc EXPRESSION: an awk expression of numbers, printed with 3 decimals.
+calc() {
+	awk "BEGIN { printf \"%.3f\\n\", $1 }"
+}
+
+# check_costs FILE CHECKS: the cost of one check where it is made, in the
+# unit of FILE's records (ns or instructions): in a loop (the same file;
+# 100 files in turn; after a mapping change), in the start-up of the
+# program with 100 libraries (enforcing, and ld.so-only enforcing, less the
+# bits clear, over its CHECKS checks) and in a dlopen (enforcing less
+# clear); one "NAME<TAB>COST" line each.
+check_costs() {
+	local f=$1 checks=$2 start clear
+	printf 'in a loop, the same file\t%s\n' "$(value "$f" ns part=call "call=AT_EXECVE_CHECK, allowed")"
+	printf 'in a loop, 100 files in turn\t%s\n' "$(value "$f" ns part=call "call=allowed, 100 files in turn")"
+	printf 'in a loop, after mmap+write+munmap\t%s\n' "$(calc "$(value "$f" ns part=call "call=mmap+write+munmap, check") - $(value "$f" ns part=call "call=mmap+write+munmap")")"
+	clear=$(value "$f" ms part=startup "program=100 libraries" "config=patched, clear")
+	start=$(value "$f" ms part=startup "program=100 libraries" "config=patched, enforcing")
+	printf 'in the 100-library start-up, enforcing\t%s\n' "$(calc "($start - $clear) * 1e6 / $checks")"
+	start=$(value "$f" ms part=startup "program=100 libraries" "config=ld.so-only enforcing")
+	printf 'in the 100-library start-up, ld.so only\t%s\n' "$(calc "($start - $clear) * 1e6 / $checks")"
+	printf 'in a dlopen + dlclose, enforcing\t%s\n' "$(calc "($(value "$f" us part=dlopen "config=patched, enforcing") - $(value "$f" us part=dlopen "config=patched, clear")) * 1e3")"
+}
+
+# render_gap TIMED COUNTED CHECKS: the cost of a check where it is made,
+# in instructions and in time side by side, and the time per instruction.
+render_gap() {
+	echo "5. One allowed check where it is made (kernel with the fast path): the same"
+	echo "   instructions everywhere, but not the same time per instruction (the emulator's)"
+	printf '   %-42s %10s %10s %12s\n' "check" "insns" "ns" "ns / insn"
+	paste <(check_costs "$2" "$3") <(check_costs "$1" "$3" | cut -f2) |
+		awk -F '\t' '{ printf "   %-42s %10.0f %10.0f %12.2f\n", $1, $2, $3, ($2 > 0 ? $3 / $2 : 0) }'
+	echo "   (start-up: the difference to the bits clear over the $3 objects ld.so checks;"
+	echo "    after mmap+write+munmap: the pair less the mapping change alone)"
+}
+
+# target DESCRIPTION VALUE LIMIT: say whether VALUE <= LIMIT.
+target() {
+	local verdict="met"
+	[ -n "$2" ] || die "the table has no value for: $1"
+	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' || verdict="MISSED"
+	printf '  %-66s %6.3f (target <= %s): %s\n' "$1" "$2" "$3" "$verdict"
+}
