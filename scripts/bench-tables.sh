@@ -117,6 +117,7 @@ render_results() {
 		sr[F["program"], F["config"]] = F["ratio"]
 		if (F["spread"] > ssp[F["program"]]) ssp[F["program"]] = F["spread"]
 		srounds[F["program"]] = F["rounds"]
+		if (F["batch"] > batch) batch = F["batch"]
 	}
 	F["part"] == "startup-pairs" {
 		ours[F["program"]] = F["clear_over_ours"]
@@ -146,7 +147,8 @@ render_results() {
 			c = ORDER["call", i]
 			printf "   %-30s %12.0f %12.2f %7.1f%%\n", c, ns[c], xr[c], 100 * sp[c]
 		}
-		printf "\n2. Start-up (%s, %s; median ratio to stock in the same round)\n", run_unit, of(srounds[ORDER["program", 1]])
+		printf "\n2. Start-up (%s, %s%s; median ratio to stock in the same round)\n", run_unit, of(srounds[ORDER["program", 1]]),
+			(batch > 1 ? sprintf("; a sample of 1 or 10 libraries the mean of %d start-ups", batch) : "")
 		printf "   %-18s", "program"
 		for (j = 1; j <= COUNT["config"]; j++)
 			printf " %20s", ORDER["config", j]
@@ -221,10 +223,11 @@ render_gap() {
 	echo "    after mmap+write+munmap: the pair less the mapping change alone)"
 }
 
-# target DESCRIPTION VALUE LIMIT: say whether VALUE <= LIMIT.
+# target DESCRIPTION VALUE LIMIT [NOTE]: say whether VALUE <= LIMIT, with
+# NOTE after a miss.
 target() {
 	local verdict="met"
 	[ -n "$2" ] || die "the table has no value for: $1"
-	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' || verdict="MISSED"
+	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' || verdict="MISSED${4:+ ($4)}"
 	printf '  %-66s %6.3f (target <= %s): %s\n' "$1" "$2" "$3" "$verdict"
 }

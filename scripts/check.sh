@@ -209,6 +209,9 @@ status=0
 "$TOP/scripts/check-source-stage.sh" | tee "$BUILD/check-source-stage.out" || status=$?
 count_host_results "$BUILD/check-source-stage.out" "$status" scripts/check-source-stage.sh
 status=0
+"$TOP/scripts/check-bench-tables.sh" | tee "$BUILD/check-bench-tables.out" || status=$?
+count_host_results "$BUILD/check-bench-tables.out" "$status" scripts/check-bench-tables.sh
+status=0
 "$TOP/scripts/check-glibc.sh" | tee "$BUILD/check-glibc.out" || status=$?
 count_host_results "$BUILD/check-glibc.out" "$status" scripts/check-glibc.sh
 echo "$passed passed, $failed failed"

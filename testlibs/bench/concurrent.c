@@ -166,10 +166,10 @@ print_table (FILE *out, double samples[2][SHAPES][MAX_ROUNDS], int rounds)
 }
 
 int
-bench_concurrent (FILE *out, int rounds)
+bench_concurrent (FILE *out, const struct bench_options *options)
 {
   double samples[2][SHAPES][MAX_ROUNDS];
-  rounds = part_rounds (rounds, MAX_ROUNDS);
+  int rounds = part_rounds (options->rounds, MAX_ROUNDS);
   int fd = open (CHECKED, O_RDONLY | O_CLOEXEC);
   if (fd < 0 || exec_check_fd (fd) != 0)
     {

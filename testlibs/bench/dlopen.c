@@ -11,7 +11,7 @@
 #define LOOPS "500"
 
 int
-bench_dlopen (FILE *out, int rounds)
+bench_dlopen (FILE *out, const struct bench_options *options)
 {
   static const char *const args[] = {
     "/usr/lib/checkexec/bench/dlopen-loop",
@@ -19,7 +19,7 @@ bench_dlopen (FILE *out, int rounds)
   };
   double samples[CONFIGS][MAX_ROUNDS], ratio[CONFIGS];
   char output[256];
-  rounds = part_rounds (rounds, MAX_ROUNDS);
+  int rounds = part_rounds (options->rounds, MAX_ROUNDS);
   for (int r = WARM_UP; r < rounds; r++)
     for (int i = 0; i < CONFIGS; i++)
       {

@@ -4,8 +4,9 @@
    SHARE is a directory with Debian's stock C libraries (stock/) and the
    project's build of glibc without the patch (unpatched/:
    ld-linux-x86-64.so.2 and libc.so.6).  Run as root.
-   Usage: checkexec-bench [-r ROUNDS] [-p PARTS] FILE SHARE
+   Usage: checkexec-bench [-r ROUNDS] [-k BATCH] [-p PARTS] FILE SHARE
      -r ROUNDS  at most ROUNDS rounds per measure (default: each part's)
+     -k BATCH   each start-up sample the mean of BATCH start-ups (default 1)
      -p PARTS   the parts to run, comma-separated, of call, startup,
                 dlopen and workers (default: all)
    Under ACCEL=icount (scripts/boot.sh) the guest's clock counts
@@ -22,7 +23,7 @@
 struct part
 {
   const char *name;
-  int (*run) (FILE *out, int rounds);
+  int (*run) (FILE *out, const struct bench_options *options);
 };
 
 static const struct part parts[] = {
@@ -36,7 +37,8 @@ static const struct part parts[] = {
 static int
 usage (void)
 {
-  fprintf (stderr, "usage: checkexec-bench [-r ROUNDS] [-p PARTS] FILE SHARE"
+  fprintf (stderr, "usage: checkexec-bench [-r ROUNDS] [-k BATCH] [-p PARTS]"
+                   " FILE SHARE"
                    "\n  PARTS: comma-separated, of call,startup,dlopen,"
                    "workers\n");
   return 2;
@@ -79,12 +81,17 @@ save (const char *name, const char *text)
 int
 main (int argc, char **argv)
 {
-  int wanted[PARTS] = { 0 }, chosen = 0, rounds = 0, opt, rc = 0;
+  struct bench_options options = { .rounds = 0, .batch = 1 };
+  int wanted[PARTS] = { 0 }, chosen = 0, opt, rc = 0;
   char *text = NULL, *end;
   size_t len = 0;
   struct utsname u;
-  while ((opt = getopt (argc, argv, "r:p:")) != -1)
-    if (opt == 'r' && (rounds = strtol (optarg, &end, 10)) > 0 && *end == 0)
+  while ((opt = getopt (argc, argv, "r:k:p:")) != -1)
+    if (opt == 'r' && (options.rounds = strtol (optarg, &end, 10)) > 0
+        && *end == 0)
+      continue;
+    else if (opt == 'k' && (options.batch = strtol (optarg, &end, 10)) > 0
+             && *end == 0)
       continue;
     else if (opt == 'p' && select_parts (optarg, wanted) == 0)
       chosen = 1;
@@ -104,7 +111,7 @@ main (int argc, char **argv)
            u.version);
   for (size_t i = 0; i < PARTS; i++)
     if (wanted[i])
-      rc |= parts[i].run (out, rounds);
+      rc |= parts[i].run (out, &options);
   fclose (out);
   fputs (text, stdout);
   rc |= save (argv[optind], text);

@@ -212,10 +212,10 @@ set_up (void)
 }
 
 int
-bench_per_call (FILE *out, int rounds)
+bench_per_call (FILE *out, const struct bench_options *options)
 {
   double samples[CALLS][MAX_ROUNDS], ratio[CALLS];
-  rounds = part_rounds (rounds, MAX_ROUNDS);
+  int rounds = part_rounds (options->rounds, MAX_ROUNDS);
   if (set_up () != 0)
     return -1;
   /* About 0.05 s per call kind and round under TCG, interleaved, each round
