@@ -211,15 +211,16 @@ check_costs() {
 	printf 'in a dlopen + dlclose, enforcing\t%s\n' "$(calc "($(value "$f" us part=dlopen "config=patched, enforcing") - $(value "$f" us part=dlopen "config=patched, clear")) * 1e3")"
 }
 
-# render_gap TIMED COUNTED CHECKS: the cost of a check where it is made,
-# in instructions and in time side by side, and the time per instruction.
+# render_gap GAP CHECKS: the cost of a check where it is made, in
+# instructions and in time side by side, and the time per instruction; GAP
+# holds "NAME<TAB>INSNS<TAB>NS" rows (check_costs of the counted and the
+# timed records).
 render_gap() {
 	echo "5. One allowed check where it is made (kernel with the fast path): the same"
 	echo "   instructions everywhere, but not the same time per instruction (the emulator's)"
 	printf '   %-42s %10s %10s %12s\n' "check" "insns" "ns" "ns / insn"
-	paste <(check_costs "$2" "$3") <(check_costs "$1" "$3" | cut -f2) |
-		awk -F '\t' '{ printf "   %-42s %10.0f %10.0f %12.2f\n", $1, $2, $3, ($2 > 0 ? $3 / $2 : 0) }'
-	echo "   (start-up: the difference to the bits clear over the $3 objects ld.so checks;"
+	awk -F '\t' '{ printf "   %-42s %10.0f %10.0f %12.2f\n", $1, $2, $3, ($2 > 0 ? $3 / $2 : 0) }' "$1"
+	echo "   (start-up: the difference to the bits clear over the $2 objects ld.so checks;"
 	echo "    after mmap+write+munmap: the pair less the mapping change alone)"
 }
 

@@ -22,7 +22,9 @@
 # (seconds, default 900) for a run; MEMORY (default 2G); SMP (default 2);
 # KERNEL (another bzImage to boot instead of the project's, e.g. an
 # unpatched build to compare); PLUGIN (a TCG plugin and its arguments, for
-# QEMU's -plugin, with ACCEL=icount: make bench-profile).
+# QEMU's -plugin, with ACCEL=icount: make bench-profile); CMDLINE_EXTRA
+# (more kernel parameters for a run, e.g. nokaslr for make bench's counted
+# runs).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -151,7 +153,7 @@ cmd_run() {
 	write_job "$jobdir" "$user" "$@"
 	qemu_base
 	QEMU+=(-display none -monitor none -serial "file:$log"
-		-append "$CMDLINE checkexec.job=1"
+		-append "$CMDLINE${CMDLINE_EXTRA:+ $CMDLINE_EXTRA} checkexec.job=1"
 		-virtfs "local,path=$jobdir,mount_tag=job,security_model=none,id=job")
 	if [ -n "$dir" ]; then
 		touch "$jobdir/has-hostdir"
