@@ -59,8 +59,9 @@ CHECKS_COMMAND="checks=\$(GLIBC_TUNABLES=glibc.rtld.exec_check=1 LD_DEBUG=execch
 # fold_counted_runs FILE...: the records of the counted runs (one file per
 # run, the same records in the same order) folded into one set, printed:
 # each measure (ns, ms, us) and each ratio is the median over the runs,
-# and "spread" is (largest - smallest) / median of the measure over the
-# runs; runs=N is added.  Fails if the runs do not line up.
+# "spread" is (largest - smallest) / median of the measure over the runs,
+# and "ratio_spread" the same of the ratio; runs=N is added.  Fails if the
+# runs do not line up.
 fold_counted_runs() {
 	awk -F '\t' "$RECORDS_AWK"'
 	FNR == 1 { run++ }
@@ -79,13 +80,15 @@ fold_counted_runs() {
 	END {
 		if (bad) { printf "line %d of the counted runs differs between runs\n", bad > "/dev/stderr"; exit 1 }
 		for (l = 1; l <= lines; l++) {
-			out = ""; measure = 0
+			out = ""; measure = 0; ratio_spread = ""
 			for (i = 1; i <= fields[l]; i++) {
 				nm = name[l, i]
 				if (nm ~ /^(ns|ms|us|ratio|clear_over_ours|bit_over_ldso_only)$/) {
 					for (r = 1; r <= run; r++) w[r] = v[l, i, r]
 					value = median(w, run)
 					if (nm ~ /^(ns|ms|us)$/) { measure = value; low = w[1]; high = w[run] }
+					if (nm == "ratio")
+						ratio_spread = sprintf("\tratio_spread=%.4f", value > 0 ? (w[run] - w[1]) / value : 0)
 					text[l, i] = sprintf(nm ~ /^(ns|ms|us)$/ ? "%.3f" : "%.4f", value)
 				}
 			}
@@ -95,7 +98,7 @@ fold_counted_runs() {
 					text[l, i] = sprintf("%.4f", measure > 0 ? (high - low) / measure : 0)
 				out = out (i > 1 ? "\t" : "") nm "=" text[l, i]
 			}
-			print out (l > 1 ? "\truns=" run : "")
+			print out ratio_spread (l > 1 ? "\truns=" run : "")
 		}
 	}' "$@"
 }
@@ -110,12 +113,14 @@ render_results() {
 	F["part"] == "call" {
 		first("call", F["call"]); rounds = F["rounds"]; runs = F["runs"]
 		ns[F["call"]] = F["ns"]; xr[F["call"]] = F["ratio"]; sp[F["call"]] = F["spread"]
+		rsp[F["call"]] = F["ratio_spread"]
 	}
 	F["part"] == "startup" {
 		first("program", F["program"]); first("config", F["config"])
 		ms[F["program"], F["config"]] = F["ms"]
 		sr[F["program"], F["config"]] = F["ratio"]
 		if (F["spread"] > ssp[F["program"]]) ssp[F["program"]] = F["spread"]
+		if (F["ratio_spread"] > srsp[F["program"]]) srsp[F["program"]] = F["ratio_spread"]
 		srounds[F["program"]] = F["rounds"]
 		if (F["batch"] > batch) batch = F["batch"]
 	}
@@ -126,6 +131,7 @@ render_results() {
 	F["part"] == "dlopen" {
 		first("dlconfig", F["config"]); dl_rounds = F["rounds"]; loops = F["loops"]
 		us[F["config"]] = F["us"]; dr[F["config"]] = F["ratio"]; dsp[F["config"]] = F["spread"]
+		drsp[F["config"]] = F["ratio_spread"]
 	}
 	F["part"] == "workers" {
 		first("workers", F["workers"]); w_rounds = F["rounds"]
@@ -133,7 +139,7 @@ render_results() {
 		aps[F["workers"]] = F["faccessat_per_s"]; aup[F["workers"]] = F["faccessat_speed_up"]
 	}
 	function of(rounds) {
-		return unit == "count" ? sprintf("median of %d runs of %s rounds; spread over the runs", runs, rounds) \
+		return unit == "count" ? sprintf("median of %d runs of %s rounds; spread over the runs of the count and of the ratio", runs, rounds) \
 			: sprintf("median of %s rounds; spread over the rounds", rounds)
 	}
 	END {
@@ -142,28 +148,31 @@ render_results() {
 		dl_unit = unit == "count" ? "k insns" : "us"
 		printf "kernel %s\n\n", kernel
 		printf "1. One call (%s)\n", of(rounds)
-		printf "   %-30s %12s %12s %8s\n", "call", call_unit, "x faccessat", "spread"
+		printf "   %-30s %12s %12s %8s%s\n", "call", call_unit, "x faccessat", "spread", (unit == "count" ? "  ratio spread" : "")
 		for (i = 1; i <= COUNT["call"]; i++) {
 			c = ORDER["call", i]
-			printf "   %-30s %12.0f %12.2f %7.1f%%\n", c, ns[c], xr[c], 100 * sp[c]
+			printf "   %-30s %12.0f %12.2f %7.1f%%", c, ns[c], xr[c], 100 * sp[c]
+			printf (unit == "count" ? sprintf(" %12.1f%%\n", 100 * rsp[c]) : "\n")
 		}
 		printf "\n2. Start-up (%s, %s%s; median ratio to stock in the same round)\n", run_unit, of(srounds[ORDER["program", 1]]),
 			(batch > 1 ? sprintf("; a sample of 1 or 10 libraries the mean of %d start-ups", batch) : "")
 		printf "   %-18s", "program"
 		for (j = 1; j <= COUNT["config"]; j++)
 			printf " %20s", ORDER["config", j]
-		printf " %13s %17s %7s\n", "clear / ours", "bit / ld.so-only", "spread"
+		printf " %13s %17s %7s%s\n", "clear / ours", "bit / ld.so-only", "spread", (unit == "count" ? "  ratio spread" : "")
 		for (i = 1; i <= COUNT["program"]; i++) {
 			p = ORDER["program", i]
 			printf "   %-18s", p
 			for (j = 1; j <= COUNT["config"]; j++)
 				printf " %11.*f (%5.2fx)", unit == "count" ? 3 : 1, ms[p, ORDER["config", j]], sr[p, ORDER["config", j]]
-			printf " %12.3fx %16.3fx %6.1f%%\n", ours[p], bit[p], 100 * ssp[p]
+			printf " %12.3fx %16.3fx %6.1f%%", ours[p], bit[p], 100 * ssp[p]
+			printf (unit == "count" ? sprintf(" %12.1f%%\n", 100 * srsp[p]) : "\n")
 		}
 		printf "\n3. dlopen + dlclose of one library (%s per iteration, loops of %d; %s; median ratio to stock in the same round)\n", dl_unit, loops, of(dl_rounds)
 		for (i = 1; i <= COUNT["dlconfig"]; i++) {
 			c = ORDER["dlconfig", i]
-			printf "   %-22s %10.1f %-7s (%5.3fx stock)  spread %4.1f%%\n", c, us[c], dl_unit, dr[c], 100 * dsp[c]
+			printf "   %-22s %10.1f %-7s (%5.3fx stock)  spread %4.1f%%", c, us[c], dl_unit, dr[c], 100 * dsp[c]
+			printf (unit == "count" ? sprintf(", ratio spread %4.1f%%\n", 100 * drsp[c]) : "\n")
 		}
 		if (COUNT["workers"] == 0)
 			exit

@@ -10,7 +10,8 @@
 # path (five more boots under ACCEL=icount: the same benchmark, whose clock
 # then counts instructions); prints the tables, where a check's cost goes
 # and the targets in instructions and in time, and writes it all to
-# build/bench-table.txt (tables: scripts/bench-tables.sh).
+# build/bench-table.txt (tables: scripts/bench-tables.sh).  With
+# --tables-only: only the tables, of the last run's records.
 # Under TCG absolute times mean little: read the ratios, measured side by
 # side in one run.
 set -euo pipefail
@@ -101,6 +102,7 @@ COUNTED_COMMAND="$SETTLE && $(bench_command -r "$COUNTED_ROUNDS" -k "$COUNTED_BA
 # M instructions moves by up to 1.8 % from boot to boot, in every
 # configuration alike (their ratios within 0.3 %); without, by under 1 %.
 COUNTED_RUNS=5
+mapfile -t COUNTED_FILES < <(seq -f "$BUILD/jobs/bench-count-%g/bench.records" "$COUNTED_RUNS")
 # run_counted KERNEL: the counted runs on KERNEL; their records are
 # $BUILD/jobs/bench-count-N/bench.records.
 run_counted() {
@@ -136,17 +138,27 @@ gap_ns_per_insn() {
 	awk -F '\t' -v r="$1" '$1 == r { printf "%.2f\n", $3 / $2 }' "$GAP"
 }
 
-"$TOP/scripts/build-all.sh"
-"$TOP/scripts/build-kernel.sh" --without-fast-path
-stage_unpatched_glibc
-stage_stock_libc
-run_bench without-fast-path "$BUILD/kernel-without-fast-path/bzImage"
-run_bench with-fast-path "$BUILD/kernel/bzImage"
-run_counted "$BUILD/kernel/bzImage"
 without=$BUILD/jobs/bench-without-fast-path/bench.records
 with=$BUILD/jobs/bench-with-fast-path/bench.records
+case "${1:-}" in
+"")
+	"$TOP/scripts/build-all.sh"
+	"$TOP/scripts/build-kernel.sh" --without-fast-path
+	stage_unpatched_glibc
+	stage_stock_libc
+	run_bench without-fast-path "$BUILD/kernel-without-fast-path/bzImage"
+	run_bench with-fast-path "$BUILD/kernel/bzImage"
+	run_counted "$BUILD/kernel/bzImage"
+	;;
+--tables-only)
+	for f in "$without" "$with" "${COUNTED_FILES[@]}"; do
+		[ -s "$f" ] || die "--tables-only renders the last run's records, and $f is missing (run: make bench)"
+	done
+	;;
+*) die "usage: bench.sh [--tables-only]  (--tables-only: the tables of the last run's records, without booting)" ;;
+esac
 counted=$BUILD/jobs/bench-counted.records
-fold_counted_runs "$BUILD"/jobs/bench-count-*/bench.records >"$counted" ||
+fold_counted_runs "${COUNTED_FILES[@]}" >"$counted" ||
 	die "the counted runs cannot be folded into one table"
 checks=$(value "$counted" checks part=checks "program=100 libraries")
 [ "$checks" -gt 100 ] || die "ld.so checked $checks objects starting the program with 100 libraries"
