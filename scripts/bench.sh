@@ -85,11 +85,12 @@ run_bench() {
 }
 
 # COUNTED_COMMAND: the guest's command of a counted run, once the guest
-# has settled (SETTLE): parts 1-3 (part 4
-# needs two vCPUs) in COUNTED_ROUNDS rounds, each start-up sample the mean
-# of COUNTED_BATCH start-ups (a timer tick is 1 M instructions apart under
-# ACCEL=icount: one start-up of 1.4 M instructions sees one or two), and
-# the number of checks of the start-up with 100 libraries (CHECKS_COMMAND).
+# has settled (SETTLE): parts 1-3 (part 4 needs two vCPUs) in
+# COUNTED_ROUNDS rounds, each sample of the short start-ups (1 and 10
+# libraries) the mean of COUNTED_BATCH of them (a timer tick is 1 M
+# instructions apart under ACCEL=icount: one start-up of 1.4 M instructions
+# sees one or two), and the number of checks of the start-up with 100
+# libraries (CHECKS_COMMAND).
 COUNTED_ROUNDS=5
 COUNTED_BATCH=10
 COUNTED_COMMAND="$SETTLE && $(bench_command -r "$COUNTED_ROUNDS" -k "$COUNTED_BATCH" -p call,startup,dlopen) &&
