@@ -59,6 +59,18 @@ else
 	fail "runs whose records differ failed without saying why: $(cat "$DIR/err")"
 fi
 
+head -n 3 "$DIR/run3" >"$DIR/run5"
+for order in "run1 run5" "run5 run1"; do
+	# shellcheck disable=SC2086 # two file names
+	if (cd "$DIR" && fold_counted_runs $order) >/dev/null 2>"$DIR/err"; then
+		fail "a run that ends early was folded ($order)"
+	elif grep -q "ends before it" "$DIR/err"; then
+		pass "a run that ends early is refused ($order)"
+	else
+		fail "a run that ends early failed without saying why ($order): $(cat "$DIR/err")"
+	fi
+done
+
 if render_results "$DIR/folded" count | grep -q 'insns/call' &&
 	render_results "$DIR/folded" time | grep -q 'ns/call'; then
 	pass "counted tables are in instructions, timed ones in ns"

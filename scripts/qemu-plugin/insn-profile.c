@@ -153,7 +153,7 @@ on_translation (qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 }
 
 static void
-on_exit (qemu_plugin_id_t id, void *data)
+at_plugin_exit (qemu_plugin_id_t id, void *data)
 {
   (void) id;
   (void) data;
@@ -182,6 +182,6 @@ qemu_plugin_install (qemu_plugin_id_t id, const qemu_info_t *info, int argc,
       return -1;
     }
   qemu_plugin_register_vcpu_tb_trans_cb (id, on_translation);
-  qemu_plugin_register_atexit_cb (id, on_exit, NULL);
+  qemu_plugin_register_atexit_cb (id, at_plugin_exit, NULL);
   return 0;
 }
