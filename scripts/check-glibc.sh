@@ -2,9 +2,9 @@
 # glibc's own tests of the series, run on the host from the build trees
 # (make check runs this; so does make check-glibc):
 # - the manual text of the series is valid Texinfo;
-# - every test of the series (elf/tst-exec-check*, elf/tst-load-nonregular)
-#   must PASS (the host kernel must know AT_EXECVE_CHECK: UNSUPPORTED is a
-#   failure here);
+# - every test of the series (elf/tst-exec-check*, elf/tst-load-nonregular,
+#   elf/tst-load-lease) must PASS (the host kernel must know
+#   AT_EXECVE_CHECK: UNSUPPORTED is a failure here);
 # - glibc's whole elf suite, patched and unpatched: no test that passes
 #   unpatched may fail (or not run) patched.
 # Prints one TAP line per result ("ok - glibc: ..."); exit status 1 on any
@@ -17,7 +17,7 @@ source "$(dirname "$0")/glibc-tree.sh"
 hold_build_lock
 
 # The tests the series adds (a sed and grep basic regular expression).
-SERIES_TESTS='elf/tst-exec-check.*\|elf/tst-load-nonregular'
+SERIES_TESTS='elf/tst-exec-check.*\|elf/tst-load-nonregular\|elf/tst-load-lease'
 TAP_PREFIX=glibc
 # shellcheck source=scripts/tap.sh
 source "$TOP/scripts/tap.sh"
