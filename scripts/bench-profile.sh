@@ -34,11 +34,9 @@ plugin_header() {
 	if [ ! -s "$dir/qemu-plugin.h" ]; then
 		rm -rf "$dir.tmp"
 		mkdir -p "$dir.tmp"
-		apt_setup
-		indexed_versions qemu | grep -qxF "$version" || apt_update
 		say "bench-profile: apt-get source --download-only qemu=$version" >&2
-		(cd "$dir.tmp" && apt-get "${APT_OPTS[@]}" source --download-only "qemu=$version") \
-			>"$LOGS/qemu-source.log" 2>&1 || fail_with_log "apt-get source qemu=$version" "$LOGS/qemu-source.log"
+		apt_source "qemu=$version" "$dir.tmp" --download-only >"$LOGS/qemu-source.log" 2>&1 ||
+			fail_with_log "apt-get source qemu=$version" "$LOGS/qemu-source.log"
 		archive=$(find "$dir.tmp" -name 'qemu_*.orig.tar.*' | head -n 1)
 		[ -n "$archive" ] || die "the source package qemu=$version has no orig tarball"
 		tar -C "$dir.tmp" -xf "$archive" --wildcards --strip-components=3 '*/include/qemu/qemu-plugin.h' ||

@@ -148,18 +148,21 @@ apt_source_versions() {
 	indexed_versions "$1" | sort -r -V
 }
 
-# apt_source PACKAGE=VERSION DEST: unpack the Debian source package (its
-# Debian patches applied, as dpkg-source -x does) into DEST.  The index is
-# fetched anew when the version is not in it.
+# apt_source PACKAGE=VERSION DEST [OPTION...]: unpack the Debian source
+# package (its Debian patches applied, as dpkg-source -x does) into DEST,
+# or do what apt-get source's OPTIONs say (--download-only: only fetch its
+# files into DEST).  The index is fetched anew when the version is not in
+# it.
 apt_source() {
-	local pkg=${1%%=*} version=${1#*=}
+	local pkg=${1%%=*} version=${1#*=} dest=$2
+	shift 2
 	apt_setup
 	indexed_versions "$pkg" | grep -qxF "$version" || apt_update
 	indexed_versions "$pkg" | grep -qxF "$version" ||
-		die "the machine's apt sources have no source package $1 (versions: $(
+		die "the machine's apt sources have no source package $pkg=$version (versions: $(
 			indexed_versions "$pkg" | tr '\n' ' '))"
-	mkdir -p "$2"
-	(cd "$2" && apt-get "${APT_OPTS[@]}" source --only-source "$1")
+	mkdir -p "$dest"
+	(cd "$dest" && apt-get "${APT_OPTS[@]}" source --only-source "$@" "$pkg=$version")
 }
 
 # fetch_source: unpack the origin's source into the tree and record the
