@@ -24,7 +24,8 @@
 # unpatched build to compare); PLUGIN (a TCG plugin and its arguments, for
 # QEMU's -plugin, with ACCEL=icount: make bench-profile); CMDLINE_EXTRA
 # (more kernel parameters for a run, e.g. nokaslr for make bench's counted
-# runs).
+# runs); CPU (QEMU's -cpu under TCG and icount, default max; e.g. max,-smap
+# for a guest without SMAP, whose kernel then runs no STAC and CLAC).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -64,9 +65,9 @@ require_kvm() {
 
 # qemu_base: the QEMU arguments every boot shares.
 qemu_base() {
-	local accel smp=${SMP:-2}
+	local accel smp=${SMP:-2} cpu=${CPU:-max}
 	case "$ACCEL" in
-	tcg) accel=(-accel "tcg,thread=multi" -cpu max) ;;
+	tcg) accel=(-accel "tcg,thread=multi" -cpu "$cpu") ;;
 	# sleep=off: an idle guest's clock jumps to its next timer at once
 	# instead of waiting for the host's; align=off: the guest's clock is
 	# never slowed to the host's.  Counts need one vCPU.
@@ -74,9 +75,12 @@ qemu_base() {
 		[ "$smp" = 1 ] || [ -z "${SMP:-}" ] ||
 			die "ACCEL=icount counts instructions on one vCPU: SMP must be 1, not '$SMP'"
 		smp=1
-		accel=(-accel "tcg,thread=single" -icount "shift=0,sleep=off,align=off" -cpu max)
+		accel=(-accel "tcg,thread=single" -icount "shift=0,sleep=off,align=off" -cpu "$cpu")
 		;;
-	kvm) accel=(-accel kvm -cpu host) ;;
+	kvm)
+		[ -z "${CPU:-}" ] || die "CPU applies to ACCEL=tcg and icount; ACCEL=kvm runs -cpu host"
+		accel=(-accel kvm -cpu host)
+		;;
 	*) die "ACCEL must be tcg, icount or kvm, not '$ACCEL'" ;;
 	esac
 	QEMU=(qemu-system-x86_64 "${accel[@]}" -m "${MEMORY:-2G}" -smp "$smp"
