@@ -65,7 +65,7 @@ run_profile() {
 	local job=$BUILD/jobs/bench-profile
 	rm -f "$OUT/profile.out"
 	say "bench-profile: booting under ACCEL=icount with the plugin"
-	if ! ACCEL=icount PLUGIN="$OUT/libinsn-profile.so,out=$OUT/profile.out" \
+	if ! ACCEL=icount CMDLINE_EXTRA="$COUNTED_CMDLINE" PLUGIN="$OUT/libinsn-profile.so,out=$OUT/profile.out" \
 		"$TOP/scripts/boot.sh" run --name bench-profile -- \
 		bash -c "$SETTLE && /usr/lib/checkexec/bin/checkexec-profile && $CHECKS_COMMAND &&
 			cp /proc/kallsyms \"\$CHECKEXEC_JOB/kallsyms\"" >"$OUT/profile.records"; then
@@ -75,7 +75,7 @@ run_profile() {
 		die "the profile run failed (see $job/output)"
 	fi
 	[ -s "$OUT/profile.out" ] || die "the plugin wrote no profile ($OUT/profile.out)"
-	# The kernel's symbols where this boot put them (KASLR).
+	# The kernel's symbols at the addresses of this boot.
 	grep -q ' [tT] do_execveat_common' "$job/kallsyms" 2>/dev/null ||
 		die "the guest's /proc/kallsyms has no addresses (see $job/kallsyms)"
 	cp "$job/kallsyms" "$OUT/kallsyms"
@@ -86,10 +86,12 @@ run_profile() {
 # symbolize: "PROFILE<TAB>FUNCTION<TAB>INSNS" lines: each kernel block of
 # each profile put to the kernel function that holds its start,
 # summed; "user space" for the instructions of user space, "(total)" for
-# all.  Addresses are 16 hex digits, so that sort and string comparison
+# all, and "(blocks)" for the translated blocks executed instead of
+# instructions.  Addresses are 16 hex digits, so that sort and string comparison
 # order them.
 symbolize() {
-	awk '/^profile / { split($3, t, "="); print $2 "\t(total)\t" t[2] }' "$OUT/profile.out"
+	awk '/^profile / { split($3, t, "="); split($6, b, "=")
+		print $2 "\t(total)\t" t[2]; print $2 "\t(blocks)\t" b[2] }' "$OUT/profile.out"
 	{
 		awk '$2 ~ /^[tTwW]$/ { print $1, "s", $3 }' "$OUT/kallsyms"
 		awk '/^profile / { p = $2; split($5, u, "="); print "0000000000000000", "u", p, u[2]; next }
@@ -107,7 +109,8 @@ symbolize() {
 # the start-up (enforcing and ld.so-only enforcing, less the bits clear,
 # over CHECKS checks); of each profile the round with the fewest
 # instructions (the least of other processes); the sum of all functions
-# last, named "all".
+# next to last, named "all", and the translated blocks executed last,
+# named "(blocks)".
 profile_rows() {
 	awk -v checks="$2" -F '\t' '
 		FNR == 1 { pass++ }
@@ -138,17 +141,26 @@ profile_rows() {
 				r[4] = (v[fn, "patched, enforcing"] - v[fn, "patched, clear"]) / checks
 				r[5] = (v[fn, "ld.so-only enforcing"] - v[fn, "patched, clear"]) / checks
 				line = fn
-				for (i = 1; i <= 5; i++) { line = line "\t" r[i]; all[i] += r[i] }
-				print line
+				for (i = 1; i <= 5; i++) {
+					line = line "\t" r[i]
+					if (fn != "(blocks)")
+						all[i] += r[i]
+				}
+				if (fn == "(blocks)")
+					blocks = line
+				else
+					print line
 			}
 			printf "all"
 			for (i = 1; i <= 5; i++) printf "\t%s", all[i]
 			print ""
+			print blocks
 		}' "$OUT/profile.records" "$1" "$1"
 }
 
 # render SYMBOLIZED CHECKS: the table, functions of at least 20
-# instructions per check (in the loop or the start-up) by the loop's check.
+# instructions per check (in the loop or the start-up) by the loop's check,
+# their sum, and the translated blocks executed per check.
 render() {
 	local format='%-36s %13s %13s %13s %13s %13s\n'
 	# shellcheck disable=SC2059 # the format is ours
@@ -156,8 +168,9 @@ render() {
 	profile_rows "$1" "$2" | sort -t $'\t' -k2,2gr | awk -F '\t' -v format="$format" '
 		function row() { printf format, substr($1, 1, 36), sprintf("%.0f", $2), sprintf("%.0f", $3), sprintf("%.0f", $4), sprintf("%.0f", $5), sprintf("%.0f", $6) }
 		$1 == "all" { total = $0; next }
+		$1 == "(blocks)" { blocks = $0; next }
 		$2 >= 20 || $5 >= 20 || $5 <= -20 { row() }
-		END { $0 = total; row() }'
+		END { $0 = total; row(); $0 = blocks; $1 = "translated blocks executed"; row() }'
 }
 
 "$TOP/scripts/build-all.sh"

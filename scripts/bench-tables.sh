@@ -44,6 +44,17 @@ function median(v, n) {
 # shellcheck disable=SC2034 # used by bench.sh and bench-profile.sh
 SETTLE="sleep 10"
 
+# COUNTED_CMDLINE: the kernel parameters of a boot that counts
+# instructions.  They put the kernel at one place (nokaslr) and every
+# process's mappings too (norandmaps): how many pages a fault maps around
+# it and how many page tables a process needs depend on where its
+# mappings fall.  With random places one start-up of 1.4 M instructions
+# counted up to 3 % more or less than the next, and the counts of the
+# short start-ups spread by up to 1.2 % over five boots; without them,
+# by 0.5 % or less.
+# shellcheck disable=SC2034 # used by bench.sh and bench-profile.sh
+COUNTED_CMDLINE="nokaslr norandmaps"
+
 # CHECKS_COMMAND: a guest command that prints the record "part=checks
 # program=100 libraries checks=N": the number of objects the patched ld.so
 # checks when it starts the program with 100 libraries as the benchmark

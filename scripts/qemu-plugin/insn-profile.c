@@ -6,8 +6,8 @@
    them every executed translation block adds its instructions to its start
    address (kernel space) or to one sum for user space.  At the end mark the
    plugin appends to its output file one line "profile N insns=T kernel=K
-   user=U", then one line "VADDR INSNS" per kernel block executed, then
-   "end N".  One vCPU (-smp 1), or the counts of several mix.
+   user=U blocks=B" (B: the translated blocks executed), then one line
+   "VADDR INSNS" per kernel block executed, then "end N".  One vCPU (-smp 1), or the counts of several mix.
 
    Usage: -plugin PATH/libinsn-profile.so,out=FILE  */
 #include <inttypes.h>
@@ -48,7 +48,7 @@ static FILE *out;
 static bool profiling;
 static bool overflowed;
 static unsigned profiles;
-static uint64_t kernel_insns, user_insns;
+static uint64_t kernel_insns, user_insns, blocks;
 static struct slot *slots;
 
 static void
@@ -72,6 +72,7 @@ on_block (unsigned int vcpu, void *data)
   (void) vcpu;
   if (!profiling)
     return;
+  blocks++;
   if (block->vaddr >= KERNEL_SPACE)
     {
       kernel_insns += block->insns;
@@ -85,7 +86,7 @@ static void
 begin_profile (void)
 {
   memset (slots, 0, SLOTS * sizeof *slots);
-  kernel_insns = user_insns = 0;
+  kernel_insns = user_insns = blocks = 0;
   overflowed = false;
   profiling = true;
 }
@@ -98,8 +99,9 @@ end_profile (void)
   profiling = false;
   profiles++;
   fprintf (out, "profile %u insns=%" PRIu64 " kernel=%" PRIu64
-           " user=%" PRIu64 "%s\n", profiles, kernel_insns + user_insns,
-           kernel_insns, user_insns, overflowed ? " overflowed" : "");
+           " user=%" PRIu64 " blocks=%" PRIu64 "%s\n", profiles,
+           kernel_insns + user_insns, kernel_insns, user_insns, blocks,
+           overflowed ? " overflowed" : "");
   for (uint32_t i = 0; i < SLOTS; i++)
     if (slots[i].vaddr != 0)
       fprintf (out, "%" PRIx64 " %" PRIu64 "\n", slots[i].vaddr,
