@@ -87,8 +87,8 @@ run_profile() {
 # each profile put to the kernel function that holds its start,
 # summed; "user space" for the instructions of user space, "(total)" for
 # all, and "(blocks)" for the translated blocks executed instead of
-# instructions.  Addresses are 16 hex digits, so that sort and string comparison
-# order them.
+# instructions.  Addresses are 16 hex digits, so that sort and string
+# comparison order them.
 symbolize() {
 	awk '/^profile / { split($3, t, "="); split($6, b, "=")
 		print $2 "\t(total)\t" t[2]; print $2 "\t(blocks)\t" b[2] }' "$OUT/profile.out"
