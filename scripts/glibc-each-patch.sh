@@ -64,15 +64,34 @@ exp_test() {
 		index($0, expected) && target != "" { print "elf/" target; exit }' "$1/elf/Makefile"
 }
 
-# tests_of SRC PATCH: the tests PATCH adds or changes, elf/NAME per line.
+# linux_elf_test SRC FILE: whether FILE (sysdeps/unix/sysv/linux/NAME.c)
+# is a test of the elf subdirectory: NAME is listed in an "ifeq
+# ($(subdir),elf)" block of sysdeps/unix/sysv/linux/Makefile.
+linux_elf_test() {
+	local name
+	name=$(basename "$2" .c)
+	awk -v name="$name" '
+		/^ifeq \(\$\(subdir\),elf\)/ { elf = 1; next }
+		/^endif/ { elf = 0 }
+		elf && ($1 == name || $3 == name) { found = 1 }
+		END { exit !found }' "$1/sysdeps/unix/sysv/linux/Makefile"
+}
+
+# tests_of SRC PATCH: the tests PATCH adds or changes, elf/NAME per line:
+# elf/tst-*.c test programs, elf/tst-*.exp outputs, and the Linux tests
+# of the elf subdirectory (sysdeps/unix/sysv/linux/tst-*.c).
 tests_of() {
 	local file
-	sed -n 's#^+++ b/\(elf/tst-[^ ]*\.\(c\|exp\)\)$#\1#p' "$2" | while read -r file; do
-		case $file in
-		*.exp) exp_test "$1" "$file" ;;
-		*) if is_test "$1" "$file"; then echo "${file%.c}"; fi ;;
-		esac
-	done
+	sed -n 's#^+++ b/\(\(elf\|sysdeps/unix/sysv/linux\)/tst-[^ /]*\.\(c\|exp\)\)$#\1#p' "$2" |
+		while read -r file; do
+			case $file in
+			elf/*.exp) exp_test "$1" "$file" ;;
+			elf/*) if is_test "$1" "$file"; then echo "${file%.c}"; fi ;;
+			*.c) if is_test "$1" "$file" && linux_elf_test "$1" "$file"; then
+				echo "elf/$(basename "$file" .c)"
+			fi ;;
+			esac
+		done
 }
 
 # container_tests SRC: the elf tests that run in glibc's test container.
