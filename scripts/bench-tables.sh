@@ -166,7 +166,7 @@ render_results() {
 		for (i = 1; i <= COUNT["call"]; i++) {
 			c = ORDER["call", i]
 			printf "   %-30s %12.0f %12.2f %7.1f%%", c, ns[c], xr[c], 100 * sp[c]
-			printf (unit == "count" ? sprintf(" %12.1f%%\n", 100 * rsp[c]) : "\n")
+			printf "%s", (unit == "count" ? sprintf(" %12.1f%%\n", 100 * rsp[c]) : "\n")
 		}
 		printf "\n2. Start-up (%s, %s%s; median ratio to stock in the same round)\n", run_unit, of(srounds[ORDER["program", 1]]),
 			(batch > 1 ? sprintf("; a sample of 1 or 10 libraries the mean of %d start-ups", batch) : "")
@@ -180,13 +180,13 @@ render_results() {
 			for (j = 1; j <= COUNT["config"]; j++)
 				printf " %11.*f (%5.2fx)", unit == "count" ? 3 : 1, ms[p, ORDER["config", j]], sr[p, ORDER["config", j]]
 			printf " %12.3fx %16.3fx %6.1f%%", ours[p], bit[p], 100 * ssp[p]
-			printf (unit == "count" ? sprintf(" %12.1f%%\n", 100 * srsp[p]) : "\n")
+			printf "%s", (unit == "count" ? sprintf(" %12.1f%%\n", 100 * srsp[p]) : "\n")
 		}
 		printf "\n3. dlopen + dlclose of one library (%s per iteration, loops of %d; %s; median ratio to stock in the same round)\n", dl_unit, loops, of(dl_rounds)
 		for (i = 1; i <= COUNT["dlconfig"]; i++) {
 			c = ORDER["dlconfig", i]
 			printf "   %-22s %10.1f %-7s (%5.3fx stock)  spread %4.1f%%", c, us[c], dl_unit, dr[c], 100 * dsp[c]
-			printf (unit == "count" ? sprintf(", ratio spread %4.1f%%\n", 100 * drsp[c]) : "\n")
+			printf "%s", (unit == "count" ? sprintf(", ratio spread %4.1f%%\n", 100 * drsp[c]) : "\n")
 		}
 		if (COUNT["workers"] == 0)
 			exit
