@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the guest kernel: Debian's linux-source-6.12 + linux/series, configured
-# from x86_64_defconfig + kvm_guest.config + linux/*.config.
+# from allnoconfig + linux/guest.config + linux/checkexec.config.
 #   build-kernel.sh          output in build/kernel/: bzImage, headers/ (UAPI),
 #                            config, release, version, guest-root/ (selftests,
 #                            set-exec and the IPE test key, for the image)
@@ -23,9 +23,9 @@ case ${1:-} in
 --debug) variant=-debug ;;
 *) die "usage: build-kernel.sh [--without-fast-path | --debug]" ;;
 esac
-# The fragments merged on top of the defconfigs: the project's, and for the
+# The fragments merged on top of allnoconfig: the guest's, and for the
 # debug variant the debugging options.
-FRAGMENTS=("$TOP"/linux/*.config)
+FRAGMENTS=("${GUEST_FRAGMENTS[@]}")
 [ "$variant" != -debug ] || FRAGMENTS+=("$TOP/linux/debug/debug.config")
 # The AT_EXECVE_CHECK fast path: what --without-fast-path leaves out (0027
 # changes what 0009 added, so it goes with it).

@@ -19,7 +19,7 @@ source "$TOP/scripts/kernel-tree.sh"
 hold_build_lock
 "$TOP/scripts/build-all.sh" deps
 
-FRAGMENTS=("$TOP"/linux/*.config)
+FRAGMENTS=("${GUEST_FRAGMENTS[@]}")
 KSRC=$BUILD/$SRC_PKG-each-patch
 OUT=$BUILD/kernel-each-patch
 RESULTS=$OUT/results

@@ -1,11 +1,15 @@
 # shellcheck shell=bash
 # Making a kernel tree from Debian's linux-source-6.12 and configuring it as
-# the guest's kernel: x86_64_defconfig + kvm_guest.config + FRAGMENTS.  Used
-# by build-kernel.sh and kernel-each-patch.sh.  Source after lib.sh, with
-# KSRC (the tree) and FRAGMENTS (an array of config fragments) set.
+# the guest's kernel: allnoconfig + FRAGMENTS.  Used by build-kernel.sh and
+# kernel-each-patch.sh.  Source after lib.sh, with KSRC (the tree) and
+# FRAGMENTS (an array of config fragments) set.
 
 SRC_PKG=linux-source-6.12
 TARBALL=/usr/src/$SRC_PKG.tar.xz
+# The guest kernel's configuration, in the order merged (a later fragment
+# wins): what the guest and its tests use, then the project's own settings.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+GUEST_FRAGMENTS=("$TOP/linux/guest.config" "$TOP/linux/checkexec.config")
 
 # unpack_kernel: a fresh KSRC from the tarball (its top directory is
 # $SRC_PKG; KSRC may have another name).
@@ -63,18 +67,15 @@ make_ipe_test_key() {
 	cp "$dir/cert.pem" certs/checkexec-ipe-test.pem
 }
 
-# merge_config: KSRC/.config from the defconfigs and FRAGMENTS.  Settings
-# of symbols the tree does not have (yet) are dropped by olddefconfig.
+# merge_config: KSRC/.config from FRAGMENTS alone: every option they do
+# not set is off (allnoconfig), unless an option they set needs it.
+# Settings of symbols the tree does not have (yet) are dropped.
 merge_config() {
 	cd "$KSRC" || return
-	make x86_64_defconfig
-	scripts/kconfig/merge_config.sh -m .config kernel/configs/kvm_guest.config \
-		"${FRAGMENTS[@]}"
-	make olddefconfig
+	scripts/kconfig/merge_config.sh -n "${FRAGMENTS[@]}"
 }
 
-# check_fragments: our own fragments must hold exactly in KSRC/.config
-# (kvm_guest.config is generic: it names s390 options too).
+# check_fragments: every fragment must hold exactly in KSRC/.config.
 check_fragments() {
 	local frag
 	for frag in "${FRAGMENTS[@]}"; do
