@@ -11,13 +11,20 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc testlibs image build check check-glibc bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs image build check check-names check-glibc check-glibc-baseline bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
-	@echo "                (ends with 'N passed, N failed')"
+	@echo "                (ends with 'N passed, N failed'; docs/testing.md);"
+	@echo "                CHECKEXEC_ONLY=REGEX: only the results whose names match"
+	@echo "make check-names  write the names of the last make check's results"
+	@echo "                (build/check.tap) into testlibs/expected-results"
 	@echo "make check-glibc  only glibc's tests of the patch and its elf suite,"
-	@echo "                patched vs unpatched, on the host (part of make check)"
+	@echo "                patched vs the recorded unpatched results, on the host"
+	@echo "                (part of make check)"
+	@echo "make check-glibc-baseline  build the unpatched glibc, run its elf suite"
+	@echo "                and record the results in scripts/glibc-elf-baseline"
+	@echo "                (about 20-30 min; not in make check)"
 	@echo "make bench      the cost of the check: both kernels (with and without the"
 	@echo "                fast path), stock vs patched ld.so, timed and counted in"
 	@echo "                instructions (ACCEL=icount); build/bench-table.txt"
@@ -46,7 +53,8 @@ help:
 	@echo "make clean      remove build/ (caches outside the checkout stay)"
 	@echo "make clean-cache  also remove the caches (ccache, artifacts, glibc trees)"
 	@echo "Variables: ACCEL=tcg|kvm (default tcg), TIMEOUT=seconds per boot,"
-	@echo "           CHECKEXEC_CACHE=dir (default ~/.cache/checkexec), JOBS=n"
+	@echo "           CHECKEXEC_CACHE=dir (default ~/.cache/checkexec), JOBS=n,"
+	@echo "           CHECKEXEC_ONLY=REGEX (make check)"
 
 # Each target is one user intent and runs one script; which stage needs
 # which is known only to scripts/build-all.sh, which the scripts call.
@@ -62,8 +70,14 @@ build:
 check:
 	@$(SCRIPTS)/check.sh
 
+check-names:
+	@$(SCRIPTS)/check.sh --names
+
 check-glibc:
 	@$(SCRIPTS)/check-glibc.sh
+
+check-glibc-baseline:
+	@$(SCRIPTS)/check-glibc.sh --baseline
 
 bench:
 	@$(SCRIPTS)/bench.sh

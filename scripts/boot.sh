@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Boot the project's kernel with the project's image in QEMU.
 #
-#   boot.sh run [--user root|tester] [--dir DIR] [--name NAME] -- CMD [ARG...]
+#   boot.sh run [--user root|tester] [--dir DIR] [--name NAME] [--filter FILE]
+#               -- CMD [ARG...]
 #       Boot, run CMD in the guest (as USER, in DIR shared from the host when
 #       given), print its output, power off; exit with CMD's exit status.
-#       Job files, output and serial log: build/jobs/NAME (default "run").
+#       Job files, output, serial log and the QEMU command line:
+#       build/jobs/NAME (default "run"; docs/testing.md lists them).  FILE
+#       becomes the job's "filter" (make check's CHECKEXEC_ONLY, read by
+#       run-tests).
 #   boot.sh --build run|shell ...
 #       The same, after building what is missing (scripts/build-all.sh).
 #   boot.sh shell [--user tester|root]
@@ -98,11 +102,14 @@ check_built() {
 	[ -f "$IMAGE" ] || die "no image at $IMAGE (run: make image)"
 }
 
-# write_job JOBDIR USER CMD...: the files the guest's job unit reads.
+# write_job JOBDIR USER FILTER CMD...: the files the guest's job unit and
+# its command read (docs/testing.md); FILTER (a file, or empty for none)
+# becomes the job's filter.
 write_job() {
-	local dir=$1 user=$2
-	shift 2
+	local dir=$1 user=$2 filter=$3
+	shift 3
 	mkdir -p "$dir/expected"
+	[ -z "$filter" ] || cp "$filter" "$dir/filter"
 	printf '%s\n' "$user" >"$dir/user"
 	{
 		echo "# written by scripts/boot.sh"
@@ -114,6 +121,14 @@ write_job() {
 	cp "$BUILD/kernel/version" "$dir/expected/kernel.version"
 	cp "$BUILD/glibc/libc.build-id" "$BUILD/glibc/ld.build-id" "$dir/expected/"
 	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$dir/nonce"
+}
+
+# write_qemu_command FILE: the QEMU command line about to run, one
+# shell-quoted line (to rerun a boot by hand, with the same job directory).
+write_qemu_command() {
+	local quoted
+	quoted=$(printf '%q ' "${QEMU[@]}")
+	printf '%s\n' "${quoted% }" >"$1"
 }
 
 # stream_output FILE PID: print FILE as it grows until process PID ends.
@@ -137,12 +152,13 @@ stream_output() {
 }
 
 cmd_run() {
-	local user=root dir="" name=run jobdir log pid rc=0 start=$SECONDS
+	local user=root dir="" name=run filter="" jobdir log pid rc=0 start=$SECONDS
 	while [ $# -gt 0 ]; do
 		case "$1" in
 		--user) user=${2:?--user needs a value}; shift 2 ;;
 		--dir) dir=${2:?--dir needs a value}; shift 2 ;;
 		--name) name=${2:?--name needs a value}; shift 2 ;;
+		--filter) filter=${2:?--filter needs a value}; shift 2 ;;
 		--) shift; break ;;
 		*) usage ;;
 		esac
@@ -150,11 +166,12 @@ cmd_run() {
 	[ $# -gt 0 ] || usage
 	case "$user" in root | tester) ;; *) die "--user must be root or tester, not '$user'" ;; esac
 	[ -z "$dir" ] || [ -d "$dir" ] || die "--dir $dir is not a directory"
+	[ -z "$filter" ] || [ -f "$filter" ] || die "--filter $filter is not a file"
 	check_built
 	jobdir=$BUILD/jobs/$name
 	log=$jobdir/serial.log
 	rm -rf "$jobdir"
-	write_job "$jobdir" "$user" "$@"
+	write_job "$jobdir" "$user" "$filter" "$@"
 	qemu_base
 	QEMU+=(-display none -monitor none -serial "file:$log"
 		-append "$CMDLINE${CMDLINE_EXTRA:+ $CMDLINE_EXTRA} checkexec.job=1"
@@ -163,6 +180,7 @@ cmd_run() {
 		touch "$jobdir/has-hostdir"
 		QEMU+=(-virtfs "local,path=$(realpath "$dir"),mount_tag=hostdir,security_model=none,id=hostdir")
 	fi
+	write_qemu_command "$jobdir/qemu-command"
 	say "booting the guest ($ACCEL, limit ${TIMEOUT}s; serial log: $log)"
 	timeout --kill-after=10 "$TIMEOUT" "${QEMU[@]}" >"$jobdir/qemu.log" 2>&1 &
 	pid=$!

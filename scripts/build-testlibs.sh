@@ -2,8 +2,9 @@
 # Build the guest's test programs (testlibs/) against the kernel stage's
 # UAPI headers.  Output: build/testlibs/root, the tree build-image.sh lays
 # over the image.  The stage is keyed by exactly what the programs are built
-# from: testlibs/, the headers' content and the compiler; a kernel change
-# that leaves the headers alone (a bzImage-only change) rebuilds nothing.
+# from: testlibs/ (but its list of expected results), the headers' content
+# and the compiler; a kernel change that leaves the headers alone (a
+# bzImage-only change) rebuilds nothing.
 #   build-testlibs.sh              build, unless build/testlibs is up to date
 #   build-testlibs.sh --print-key  print the stage's key and stop
 # KERNEL_OUT (default build/kernel): the kernel stage's output to build on
@@ -23,7 +24,11 @@ esac
 [ -d "$HEADERS/include" ] ||
 	die "no UAPI headers in $HEADERS (run: make kernel)"
 
-key=$(content_key "gcc=$(gcc -dumpfullversion)" testlibs \
+# Everything in testlibs/ but the list of expected results, which nothing
+# is built from (scripts/check.sh reads it): a new list rebuilds nothing.
+mapfile -t inputs < <(cd "$TOP" && find testlibs -mindepth 1 -maxdepth 1 \
+	! -name expected-results | LC_ALL=C sort)
+key=$(content_key "gcc=$(gcc -dumpfullversion)" "${inputs[@]}" \
 	scripts/build-testlibs.sh scripts/lib.sh \
 	"headers=$(tree_hash "$HEADERS")")
 if [ "${1:-}" = --print-key ]; then

@@ -3,7 +3,8 @@
 # made here: the counted runs' medians and spread, the refusal of runs that
 # do not line up, the units of the counted tables, and the targets'
 # verdicts.  Run by make check; prints one TAP line per check ("ok - bench
-# tables: ..."); exit status 1 on any failure.
+# tables: ...", the same words whether it passes or fails, what varies on
+# "# " lines); exit status 1 on any failure.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -38,36 +39,44 @@ if fold_counted_runs "$DIR"/run{1,2,3} >"$DIR/folded" 2>"$DIR/err"; then
 		[ "$(record_field "$record" runs)" = 3 ]; then
 		pass "three runs fold into their median (5000) and spread ((5100 - 4900) / 5000)"
 	else
-		fail "three runs folded into: $record"
+		note "three runs folded into: $record"
+		fail "three runs fold into their median (5000) and spread ((5100 - 4900) / 5000)"
 	fi
 	record=$(find_record "$DIR/folded" part=startup "program=1 library")
 	if [ "$(record_field "$record" ms)" = 1.405 ] && [ "$(record_field "$record" batch)" = 10 ]; then
 		pass "a start-up folds into its median and keeps its batch"
 	else
-		fail "the start-up folded into: $record"
+		note "the start-up folded into: $record"
+		fail "a start-up folds into its median and keeps its batch"
 	fi
 else
-	fail "three runs that line up were refused: $(cat "$DIR/err")"
+	note "three runs that line up were refused: $(cat "$DIR/err")"
+	fail "three runs fold into their median (5000) and spread ((5100 - 4900) / 5000)"
+	fail "a start-up folds into its median and keeps its batch"
 fi
 
 sed 's/call=faccessat(X_OK)/call=open+close/' "$DIR/run1" >"$DIR/run4"
 if fold_counted_runs "$DIR/run2" "$DIR/run4" >/dev/null 2>"$DIR/err"; then
-	fail "runs whose records differ were folded"
+	note "runs whose records differ were folded"
+	fail "runs whose records differ are refused, saying which line"
 elif grep -q "differs between runs" "$DIR/err"; then
 	pass "runs whose records differ are refused, saying which line"
 else
-	fail "runs whose records differ failed without saying why: $(cat "$DIR/err")"
+	note "runs whose records differ failed without saying why: $(cat "$DIR/err")"
+	fail "runs whose records differ are refused, saying which line"
 fi
 
 head -n 3 "$DIR/run3" >"$DIR/run5"
 for order in "run1 run5" "run5 run1"; do
 	# shellcheck disable=SC2086 # two file names
 	if (cd "$DIR" && fold_counted_runs $order) >/dev/null 2>"$DIR/err"; then
-		fail "a run that ends early was folded ($order)"
+		note "a run that ends early was folded ($order)"
+		fail "a run that ends early is refused ($order)"
 	elif grep -q "ends before it" "$DIR/err"; then
 		pass "a run that ends early is refused ($order)"
 	else
-		fail "a run that ends early failed without saying why ($order): $(cat "$DIR/err")"
+		note "a run that ends early failed without saying why ($order): $(cat "$DIR/err")"
+		fail "a run that ends early is refused ($order)"
 	fi
 done
 
@@ -75,7 +84,8 @@ if render_results "$DIR/folded" count | grep -q 'insns/call' &&
 	render_results "$DIR/folded" time | grep -q 'ns/call'; then
 	pass "counted tables are in instructions, timed ones in ns"
 else
-	fail "the tables do not name their unit"
+	note "the tables do not name their unit"
+	fail "counted tables are in instructions, timed ones in ns"
 fi
 
 verdicts=$(target "a" 2.0 2.0; target "b" 2.001 2.0 "why"; target "c" 1.0 2.0 "why")
@@ -84,6 +94,7 @@ if grep -q ' 2.000 (target <= 2.0): met$' <<<"$verdicts" &&
 	grep -q ' 1.000 (target <= 2.0): met$' <<<"$verdicts"; then
 	pass "a target is met up to its limit and missed above it, with the note only then"
 else
-	fail "the verdicts were: $verdicts"
+	note "the verdicts were: $verdicts"
+	fail "a target is met up to its limit and missed above it, with the note only then"
 fi
 exit "$TAP_FAILED"

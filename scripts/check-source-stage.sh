@@ -3,7 +3,8 @@
 # origin than glibc's: Debian's dash, fetched with apt-get source from the
 # deb-src twin of the machine's apt sources, with a series of test patches
 # made here.  Run by make check; prints one TAP line per check ("ok -
-# source stage: ..."); exit status 1 on any failure.  Works in a cache of
+# source stage: ...", the same words whether it passes or fails, what
+# varies on "# " lines); exit status 1 on any failure.  Works in a cache of
 # its own (a temporary directory), so the project's cache is not touched.
 set -euo pipefail
 STAGE_TEST_DIR=$(mktemp -d /tmp/checkexec-source-stage-XXXXXX)
@@ -52,11 +53,13 @@ stage_run() {
 expect_refusal() {
 	local out
 	if out=$(stage_run); then
-		fail "$1 was accepted"
+		note "$1 was accepted"
+		fail "$1 $2"
 	elif grep -qF "$3" <<<"$out"; then
 		pass "$1 $2"
 	else
-		fail "$1 failed without saying why: $out"
+		note "$1 failed without saying why: $out"
+		fail "$1 $2"
 	fi
 }
 
@@ -67,9 +70,10 @@ field() {
 
 VERSION=$(apt_source_versions "$PACKAGE" | head -n 1)
 if [ -z "$VERSION" ]; then
-	fail "the machine's apt sources have no source package $PACKAGE"
+	fail "the machine's apt sources have the source package $PACKAGE"
 	exit 1
 fi
+pass "the machine's apt sources have the source package $PACKAGE"
 echo "# $PACKAGE $VERSION from the machine's apt sources"
 mkdir -p "$PATCHES"
 write_patch 0001-add.patch checkexec-stage-test "first"
@@ -93,16 +97,18 @@ if [ "$(field to-build "$out")" = yes ] &&
 	[ "$(cat "$src/checkexec-stage-test" 2>/dev/null)" = first ] &&
 	[ -f "$src/debian/changelog" ] && [ ! -e "$src/upstream-doc" ] &&
 	grep -q "not applying the hunk of upstream-doc/extra.texi" "$LOGS/stage-test-patch.log"; then
-	pass "apt-get source $PACKAGE=$VERSION, the series applied, the upstream-only hunk left out"
+	pass "apt-get source $PACKAGE, the series applied, the upstream-only hunk left out"
 else
-	fail "the first tree of $PACKAGE=$VERSION is not the source with the series"
+	note "the first tree of $PACKAGE=$VERSION is not the source with the series"
+	fail "apt-get source $PACKAGE, the series applied, the upstream-only hunk left out"
 fi
 
 out=$(stage_run) || true
 if [ "$(field key "$out")" = "$key1" ] && [ "$(field to-build "$out")" = no ]; then
 	pass "the same inputs reuse the complete tree"
 else
-	fail "the same inputs did not reuse the tree: $(tail -n 1 <<<"$out")"
+	note "the same inputs did not reuse the tree: $(tail -n 1 <<<"$out")"
+	fail "the same inputs reuse the complete tree"
 fi
 
 write_patch 0001-add.patch checkexec-stage-test "second"
@@ -112,7 +118,8 @@ if [ -n "$(field key "$out")" ] && [ "$(field key "$out")" != "$key1" ] &&
 	[ "$(cat "$src/checkexec-stage-test" 2>/dev/null)" = second ]; then
 	pass "a changed patch gives a new key and a new tree"
 else
-	fail "a changed patch did not give a new tree: $(tail -n 1 <<<"$out")"
+	note "a changed patch did not give a new tree: $(tail -n 1 <<<"$out")"
+	fail "a changed patch gives a new key and a new tree"
 fi
 
 # A patch whose context is not in the source.

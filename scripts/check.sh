@@ -1,63 +1,38 @@
 #!/usr/bin/env bash
-# make check: build what is missing, boot the guest, run the in-guest test
-# runner, check what only the host can check, run glibc's own tests of the
-# patch from the glibc build trees, and print the summary line
-# "N passed, N failed" (exit status 1 when anything failed).
+# make check: build what is missing, boot the guest and run its tests, check
+# what only the host can check, run glibc's own tests of the patch, and
+# print it all as one TAP stream whose parts are subtests, ending with
+# "N passed, N failed" (exit status 1 when anything failed); the names of
+# the results are compared with testlibs/expected-results (docs/testing.md).
+#   check.sh                the whole run; its stream also in build/check.tap
+#   check.sh --names [TAP]  write into testlibs/expected-results the names
+#                           of the run whose stream TAP is (build/check.tap)
+# CHECKEXEC_ONLY=REGEX (a POSIX extended regular expression): run only the
+# parts, guest tests and matrix cases with an expected name it matches.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 # shellcheck source=scripts/kernel-tree.sh
 source "$TOP/scripts/kernel-tree.sh"
-hold_build_lock
+# shellcheck source=scripts/tap.sh
+source "$TOP/scripts/tap.sh"
+# shellcheck source=scripts/results.sh
+source "$TOP/scripts/results.sh"
 
 JOB=$BUILD/jobs/check
-passed=0
-failed=0
+TAP=$BUILD/check.tap
+EXPECTED=$TOP/testlibs/expected-results
 
-# count_guest_results OUTPUT: add the guest's TAP results to the totals; a
-# test the plan announced but that never reported counts as failed.
-count_guest_results() {
-	local out=$1 planned ok not_ok
-	[ -f "$out" ] || : >"$out"
-	planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$out" | head -n 1)
-	ok=$(grep -c '^ok ' "$out" || true)
-	not_ok=$(grep -c '^not ok ' "$out" || true)
-	passed=$((passed + ok))
-	failed=$((failed + not_ok))
-	if [ -z "$planned" ]; then
-		echo "not ok - the guest test runner printed no plan"
-		failed=$((failed + 1))
-	elif [ $((ok + not_ok)) -lt "$planned" ]; then
-		echo "not ok - $((planned - ok - not_ok)) guest tests never reported"
-		failed=$((failed + planned - ok - not_ok))
-	fi
-}
-
-# count_host_results OUTPUT STATUS: add the "ok -"/"not ok -" lines of a
-# host test script to the totals; a failing script that reported no
-# failure counts as one.
-count_host_results() {
-	local ok not_ok
-	ok=$(grep -c '^ok ' "$1" || true)
-	not_ok=$(grep -c '^not ok ' "$1" || true)
-	passed=$((passed + ok))
-	failed=$((failed + not_ok))
-	if [ "$2" -ne 0 ] && [ "$not_ok" -eq 0 ]; then
-		echo "not ok - $3 failed with status $2 (see the error above)"
-		failed=$((failed + 1))
-	fi
-}
-
-# host_check DESCRIPTION CMD...: a test whose verdict the host makes.
+# host_check DESCRIPTION CMD...: a test whose verdict the host makes (one
+# result of the current part), unless the filter leaves it out.
 host_check() {
 	local description=$1
 	shift
+	results_wanted "$TAP_PREFIX: $description" || return 0
 	if "$@"; then
-		echo "ok - host: $description"
-		passed=$((passed + 1))
+		pass "$description"
 	else
-		echo "not ok - host: $description"
-		failed=$((failed + 1))
+		fail "$description"
 	fi
 }
 
@@ -168,51 +143,115 @@ stage_keys_follow_inputs() {
 	return "$rc"
 }
 
-if ! "$TOP/scripts/build-all.sh"; then
-	echo "not ok - build (see the error above)"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-status=0
-"$TOP/scripts/boot.sh" run --name check -- /usr/lib/checkexec/run-tests || status=$?
-count_guest_results "$JOB/output"
-host_check "the guest test runner exited with status 0 (it was $status)" \
-	test "$status" -eq 0
-host_check "the result channel brought the host's nonce back" nonce_came_back
-host_check "ACCEL=kvm without a usable /dev/kvm fails at once, saying why" \
-	kvm_refused_at_once
+# build_part: build what is missing; a failed build is one failed result.
+# It runs whatever the filter selects.
+build_part() {
+	local description="every stage is built or up to date (scripts/build-all.sh)"
+	TAP_PREFIX=build
+	if "$TOP/scripts/build-all.sh"; then
+		pass "$description"
+	else
+		fail "$description"
+	fi
+}
+
+# guest_part: the main boot, testlibs/run-tests over guest-tests.list (the
+# lines the filter selects), and the host's check of its result channel.
+guest_part() {
+	local status=0 filter=()
+	TAP_PREFIX=guest
+	if [ -n "$RESULTS_ONLY" ]; then
+		results_filter guest >"$RESULTS_DIR/filter-guest"
+		filter=(--filter "$RESULTS_DIR/filter-guest")
+	fi
+	"$TOP/scripts/boot.sh" run --name check "${filter[@]}" -- \
+		/usr/lib/checkexec/run-tests || status=$?
+	echo "# boot.sh exited with status $status"
+	# The boot's own check: whatever the filter selects.
+	if nonce_came_back; then
+		pass "the result channel brought the host's nonce back"
+	else
+		fail "the result channel brought the host's nonce back"
+	fi
+	return "$status"
+}
+
 # own_boot NAME TEST: run the guest test TEST (as root) in a boot of its
 # own, for a policy that stays until the boot ends.
 own_boot() {
-	local name=$1 test=$2 status=0
-	"$TOP/scripts/boot.sh" run --name "$name" -- \
-		"/usr/lib/checkexec/tests/$test" || status=$?
-	count_guest_results "$BUILD/jobs/$name/output"
-	host_check "$test exited with status 0 (it was $status)" \
-		test "$status" -eq 0
+	local status=0
+	"$TOP/scripts/boot.sh" run --name "$1" -- "/usr/lib/checkexec/tests/$2" ||
+		status=$?
+	echo "# boot.sh exited with status $status"
+	return "$status"
 }
+
+# host_part: the checks only the host can make.
+host_part() {
+	local patch fetched=no
+	TAP_PREFIX=host
+	host_check "ACCEL=kvm without a usable /dev/kvm fails at once, saying why" \
+		kvm_refused_at_once
+	host_check "a bzImage-only change rebuilds neither the test programs nor the image; a selftest or header change does" \
+		stage_keys_follow_inputs
+	for patch in "$TOP"/linux/*.patch; do
+		[ -e "$patch" ] || continue
+		results_wanted "host: checkpatch --strict is clean on linux/${patch##*/}" ||
+			continue
+		if [ "$fetched" = no ]; then
+			run_step "checkpatch: from $TARBALL" "$LOGS/checkpatch-fetch.log" \
+				fetch_checkpatch
+			fetched=yes
+		fi
+		host_check "checkpatch --strict is clean on linux/${patch##*/}" \
+			checkpatch_clean "$patch"
+	done
+	host_check "shellcheck is clean on every shell script" shell_scripts_clean
+}
+
+# write_names TAP: testlibs/expected-results from the run whose stream is
+# TAP, saying what changed.
+write_names() {
+	local new old
+	new=$(results_new_list "$1" "$EXPECTED")
+	old=$(results_list "$EXPECTED" | LC_ALL=C sort -u)
+	{
+		results_list_header
+		printf '%s\n' "$new"
+	} >"$EXPECTED.new"
+	mv "$EXPECTED.new" "$EXPECTED"
+	say "$(grep -c . <<<"$new") names from $1;" \
+		"$(LC_ALL=C comm -13 <(printf '%s\n' "$old") <(printf '%s\n' "$new") | grep -c .) added," \
+		"$(LC_ALL=C comm -23 <(printf '%s\n' "$old") <(printf '%s\n' "$new") | grep -c .) removed" \
+		"(review: git diff ${EXPECTED#"$TOP"/})"
+}
+
+case "${1:-}" in
+--names)
+	write_names "${2:-$TAP}"
+	exit 0
+	;;
+"") ;;
+*) die "usage: check.sh [--names [TAP]]" ;;
+esac
+
+hold_build_lock
+results_begin "$TAP" "$EXPECTED" "${CHECKEXEC_ONLY:-}"
+results_part --always build build_part
+if [ "$RESULTS_PART_OK" = no ]; then
+	results_close
+	exit 1
+fi
+results_part --plan guest guest_part
 # IMA takes its policy once per boot, IPE keeps its active policy and
 # AppArmor its profiles.
-own_boot check-ima test-ima-appraise
-own_boot check-ipe test-ipe-policy
-own_boot check-apparmor test-apparmor-profiles
-host_check "a bzImage-only change rebuilds neither the test programs nor the image; a selftest or header change does" \
-	stage_keys_follow_inputs
-run_step "checkpatch: from $TARBALL" "$LOGS/checkpatch-fetch.log" fetch_checkpatch
-for patch in "$TOP"/linux/*.patch; do
-	[ -e "$patch" ] || continue
-	host_check "checkpatch --strict is clean on linux/${patch##*/}" \
-		checkpatch_clean "$patch"
-done
-host_check "shellcheck is clean on every shell script" shell_scripts_clean
-status=0
-"$TOP/scripts/check-source-stage.sh" | tee "$BUILD/check-source-stage.out" || status=$?
-count_host_results "$BUILD/check-source-stage.out" "$status" scripts/check-source-stage.sh
-status=0
-"$TOP/scripts/check-bench-tables.sh" | tee "$BUILD/check-bench-tables.out" || status=$?
-count_host_results "$BUILD/check-bench-tables.out" "$status" scripts/check-bench-tables.sh
-status=0
-"$TOP/scripts/check-glibc.sh" | tee "$BUILD/check-glibc.out" || status=$?
-count_host_results "$BUILD/check-glibc.out" "$status" scripts/check-glibc.sh
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+results_part --plan test-ima-appraise own_boot check-ima test-ima-appraise
+results_part --plan test-ipe-policy own_boot check-ipe test-ipe-policy
+results_part --plan test-apparmor-profiles own_boot check-apparmor \
+	test-apparmor-profiles
+results_part host host_part
+results_part "result stream" "$TOP/scripts/check-results.sh"
+results_part "source stage" "$TOP/scripts/check-source-stage.sh"
+results_part "bench tables" "$TOP/scripts/check-bench-tables.sh"
+results_part glibc "$TOP/scripts/check-glibc.sh"
+results_end

@@ -28,6 +28,17 @@ tap_result (bool ok, const char *format, ...)
   return ok;
 }
 
+void
+tap_note (const char *format, ...)
+{
+  va_list ap;
+  fputs ("# ", stdout);
+  va_start (ap, format);
+  vprintf (format, ap);
+  va_end (ap);
+  putchar ('\n');
+}
+
 int
 tap_failures (void)
 {

@@ -12,6 +12,11 @@ void tap_plan (int count);
 bool tap_result (bool ok, const char *format, ...)
     __attribute__ ((format (printf, 2, 3)));
 
+/* Print a diagnostic line, "# " and the text made from FORMAT.  A
+   result's description is its name and must not vary from run to run:
+   what varies (an error, a count, a time) goes here, before the result.  */
+void tap_note (const char *format, ...) __attribute__ ((format (printf, 1, 2)));
+
 /* The number of results that were not ok so far.  */
 int tap_failures (void);
 

@@ -86,12 +86,15 @@ main (void)
 {
   tap_plan (7);
   int value = sysctl_value ();
-  tap_result (value == 2, "vm.memfd_noexec is 2 (%d)", value);
+  tap_note ("vm.memfd_noexec: %d", value);
+  tap_result (value == 2, "vm.memfd_noexec is 2");
 
   int fd = memfd_create ("exec", MFD_EXEC);
-  tap_result (fd < 0 && errno == EACCES,
-              "memfd_create (MFD_EXEC) is refused with EACCES (%s)",
-              fd >= 0 ? "created" : strerror (errno));
+  int error = fd < 0 ? errno : 0;
+  tap_note ("memfd_create (MFD_EXEC): %s",
+            fd >= 0 ? "created" : strerror (error));
+  tap_result (fd < 0 && error == EACCES,
+              "memfd_create (MFD_EXEC) is refused with EACCES");
 
   fd = memfd_create ("default", 0);
   if (fd < 0 || copy_into_fd ("/bin/true", fd) != 0)
@@ -101,30 +104,31 @@ main (void)
     }
   struct stat st;
   long rc = fchmod (fd, 0755);
-  tap_result (rc != 0 && errno == EPERM && fstat (fd, &st) == 0
+  error = rc != 0 ? errno : 0;
+  tap_note ("fchmod 0755: %s", error_name (rc));
+  tap_result (rc != 0 && error == EPERM && fstat (fd, &st) == 0
                   && (st.st_mode & 0111) == 0,
-              "a default memfd has no execute bit and cannot get one (%s)",
-              error_name (rc));
+              "a default memfd has no execute bit and cannot get one");
 
   int check = exec_check_fd (fd);
+  tap_note ("the check: %s", check == 0 ? "it passed" : strerror (check));
   tap_result (check == EACCES,
-              "AT_EXECVE_CHECK refuses a default memfd with EACCES (%s)",
-              check == 0 ? "it passed" : strerror (check));
+              "AT_EXECVE_CHECK refuses a default memfd with EACCES");
 
-  int error = attempt_in_child (try_exec_memfd, &fd);
+  error = attempt_in_child (try_exec_memfd, &fd);
+  tap_note ("the execution: %s", error == 0 ? "it ran" : strerror (error));
   tap_result (error == EACCES,
-              "executing a default memfd is refused with EACCES (%s)",
-              error == 0 ? "it ran" : strerror (error));
+              "executing a default memfd is refused with EACCES");
 
   struct map_attempt open_map = { fd, false }, restricted_map = { fd, true };
   error = attempt_in_child (try_map_memfd, &open_map);
+  tap_note ("the mapping without the bits: %s", map_result (error));
   tap_result (error == 0,
-              "without the securebits a default memfd maps with PROT_EXEC"
-              " (%s)", map_result (error));
+              "without the securebits a default memfd maps with PROT_EXEC");
   error = attempt_in_child (try_map_memfd, &restricted_map);
+  tap_note ("the mapping under the bit: %s", map_result (error));
   tap_result (error == EACCES,
               "under SECBIT_EXEC_RESTRICT_FILE the kernel refuses to map a"
-              " default memfd with PROT_EXEC: EACCES (%s)",
-              map_result (error));
+              " default memfd with PROT_EXEC: EACCES");
   return tap_failures () == 0 ? 0 : 1;
 }

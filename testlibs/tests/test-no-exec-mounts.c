@@ -60,9 +60,10 @@ static void
 expect_refused (const char *what, int (*try) (void *), void *closure)
 {
   int error = attempt_in_child (try, closure);
-  tap_result (error == EPERM, "%s is refused with EPERM (%s)", what,
-              error == 0 ? "it succeeded"
-              : error < 0 ? "the child crashed" : strerror (error));
+  tap_note ("%s: %s", what,
+            error == 0 ? "it succeeded"
+            : error < 0 ? "the child crashed" : strerror (error));
+  tap_result (error == EPERM, "%s is refused with EPERM", what);
 }
 
 static void
@@ -71,7 +72,8 @@ unshare_tool_fails (void)
   char output[4096];
   char *const argv[] = { "/usr/bin/unshare", "-Urm", "/bin/true", NULL };
   int status = run_command (argv, output, sizeof output);
-  if (!tap_result (status != 0, "unshare -Urm fails (status %d)", status))
+  tap_note ("unshare -Urm: status %d", status);
+  if (!tap_result (status != 0, "unshare -Urm fails"))
     print_comment (output);
 }
 
@@ -119,8 +121,10 @@ no_fuse (void)
         found++;
       }
   bool no_device = stat ("/dev/fuse", &st) != 0;
+  if (!no_device)
+    tap_note ("/dev/fuse exists");
   tap_result (found == 0 && no_device,
-              "no FUSE: no setuid helper%s", no_device ? "" : ", /dev/fuse");
+              "no FUSE: no setuid helper, no /dev/fuse");
 }
 
 int
