@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# glibc's own tests of the series, run on the host from the build trees
-# (make check runs this; so does make check-glibc):
-# - the manual text of the series is valid Texinfo;
-# - every test of the series (elf/tst-exec-check*, elf/tst-load-nonregular,
-#   elf/tst-load-lease) must PASS (the host kernel must know
-#   AT_EXECVE_CHECK: UNSUPPORTED is a failure here);
-# - glibc's whole elf suite, patched and unpatched: no test that passes
-#   unpatched may fail (or not run) patched.
+# glibc's own tests of the series, run on the host from the build trees.
+#   check-glibc.sh             (make check, make check-glibc)
+#     - the manual text of the series is valid Texinfo;
+#     - every test of the series (elf/tst-exec-check*, elf/tst-load-nonregular,
+#       elf/tst-load-lease) must PASS (the host kernel must know
+#       AT_EXECVE_CHECK: UNSUPPORTED is a failure here);
+#     - glibc's whole elf suite, patched, against the recorded results of
+#       the unpatched tree (scripts/glibc-elf-baseline): no test that passes
+#       there may fail (or not run) patched.  A record made for another
+#       glibc source, compiler, binutils or host kernel is a failure that
+#       names the target making a new one.
+#   check-glibc.sh --baseline  (make check-glibc-baseline, not in make check)
+#     builds the unpatched tree, runs its elf suite and writes the record
+#     (or, when the record is for this machine already, compares the run
+#     with it and fails on a difference; BASELINE_WRITE=1 writes it anyway).
 # Prints one TAP line per result ("ok - glibc: ..."); exit status 1 on any
-# failure.  The unpatched results are kept per host kernel in their tree.
+# failure.  The patched suite's results are kept in the patched tree (whose
+# key is the patched glibc's) for the machine they ran on: a change of
+# anything else does not run the suite again.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -36,25 +45,66 @@ run_elf_suite() {
 		LC_ALL=C sort >"$TREE/elf-results"
 }
 
+BASELINE=$TOP/scripts/glibc-elf-baseline
+
+# machine_facts: what the elf suite's results depend on besides the tree,
+# one "depends: ..." line each: the record is valid on this machine only
+# while they are the same.
+machine_facts() {
+	echo "depends: source glibc-source $(pkg_version glibc-source)"
+	echo "depends: compiler gcc-12 $(pkg_version gcc-12)"
+	echo "depends: binutils binutils $(pkg_version binutils)"
+	echo "depends: kernel $(uname -srv)"
+}
+
 # elf_suite VARIANT: make $TREE/elf-results of the VARIANT's tree current.
-# The unpatched results are reused while the host kernel, the tree and this
-# script are the same; the patched suite runs every time.
+# The results are kept in the tree (whose key holds everything the tree
+# is built from) with the machine's facts and the code that ran them, and
+# reused while those are the same.
 elf_suite() {
 	local stamp
 	glibc_tree "$1"
 	lock_stage_tree
-	stamp=$( (uname -srv && sha256sum <"$TOP/scripts/check-glibc.sh") |
-		sha256sum | cut -c1-16)
-	if [ "$1" = unpatched ] && [ -s "$TREE/elf-results" ] &&
+	stamp=$( (machine_facts && declare -f run_elf_suite) | sha256sum |
+		cut -c1-16)
+	if [ -s "$TREE/elf-results" ] &&
 		[ "$(cat "$TREE/elf-results.stamp" 2>/dev/null)" = "$stamp" ]; then
-		say "glibc (unpatched): reusing the elf results for this kernel"
+		say "glibc ($1): reusing the elf results of $TREE for this machine"
 		return 0
 	fi
 	rm -f "$TREE/elf-results.stamp"
 	export CCACHE_BASEDIR=$TREE CPPFLAGS="-isystem $GINC"
-	run_step "glibc ($1): build and run the elf test suite" \
+	run_step "glibc ($1): build and run the elf test suite (5-10 min on a fresh machine)" \
 		"$LOGS/glibc-$1-elf-check.log" run_elf_suite
 	echo "$stamp" >"$TREE/elf-results.stamp"
+}
+
+# write_record RESULTS FILE: the record of the unpatched RESULTS.
+write_record() {
+	{
+		echo "# glibc's elf test suite on Debian's glibc-source without our"
+		echo "# patches: the baseline scripts/check-glibc.sh compares the patched"
+		echo "# suite with.  Written by 'make check-glibc-baseline' (do not edit);"
+		echo "# valid while every 'depends:' line is true of the machine."
+		machine_facts
+		cat "$1"
+	} >"$2"
+}
+
+# record_results RECORD: the result lines of RECORD.
+record_results() {
+	grep -E '^[A-Z]+: ' "$1"
+}
+
+# record_is_current RECORD: RECORD exists and was made on a machine like
+# this one; if not, say how it differs.
+record_is_current() {
+	local diff
+	[ -f "$1" ] || { note "there is no record at $1"; return 1; }
+	diff=$(diff <(grep '^depends: ' "$1") <(machine_facts)) && return 0
+	note "the record was made on another machine (< record, > this machine):"
+	note "$(grep '^[<>]' <<<"$diff")"
+	return 1
 }
 
 # manual_hunks PATCH: the lines the patch adds to manual/*.texi (Debian's
@@ -100,8 +150,9 @@ check_new_tests() {
 		if [ "$result" = PASS ]; then
 			pass "$name"
 		else
-			fail "$name: $result (see $GOBJ/$name.out)"
-			sed 's/^/# /' "$GOBJ/$name.out" | tail -n 20
+			note "$name: $result (see $GOBJ/$name.out)"
+			note "$(tail -n 20 "$GOBJ/$name.out")"
+			fail "$name"
 		fi
 	done < <(sed -n "s#^\([A-Z]*\): \($SERIES_TESTS\)\$#\1 \2#p" "$1")
 }
@@ -112,27 +163,67 @@ compare_suites() {
 	regressions=$(sed -n 's/^PASS: //p' "$1" | while read -r name; do
 		grep -qx "PASS: $name" "$2" || echo "$name"
 	done)
-	local summary
-	summary="unpatched: $(summarize "$1"); patched: $(summarize "$2")"
+	note "unpatched (recorded): $(summarize "$1"); patched: $(summarize "$2")"
 	if [ -z "$regressions" ]; then
-		pass "elf suite: no test that passes unpatched fails patched ($summary)"
+		pass "elf suite: no test that passes unpatched fails patched"
 	else
-		fail "elf suite: passes unpatched, not patched: $(echo "$regressions" |
-			tr '\n' ' ')($summary)"
+		note "passes unpatched, not patched: $(echo "$regressions" | tr '\n' ' ')"
+		fail "elf suite: no test that passes unpatched fails patched"
 	fi
 }
 
-check_manual
-"$TOP/scripts/build-all.sh" glibc
-"$TOP/scripts/build-glibc.sh" --unpatched
-elf_suite unpatched
-baseline=$TREE/elf-results
-elf_suite patched
-patched=$TREE/elf-results
-new_tests=$(grep -c "^[A-Z]*: \($SERIES_TESTS\)$" "$patched" || true)
-if [ "$new_tests" -lt 5 ]; then
-	fail "only $new_tests of the patch's tests ran (log: $LOGS/glibc-patched-elf-check.log)"
-fi
-check_new_tests "$patched"
-compare_suites "$baseline" "$patched"
+# make_baseline: build the unpatched tree, run its suite and write the
+# record, or compare with the record already made on this machine.
+make_baseline() {
+	local new
+	"$TOP/scripts/build-all.sh" deps
+	"$TOP/scripts/build-glibc.sh" --unpatched
+	elf_suite unpatched
+	new=$BUILD/glibc-elf-baseline.new
+	write_record "$TREE/elf-results" "$new"
+	if [ "${BASELINE_WRITE:-0}" != 1 ] && record_is_current "$BASELINE"; then
+		if diff -u <(record_results "$BASELINE") <(record_results "$new") |
+			sed 's/^/# /'; then
+			pass "the unpatched elf suite gives the recorded results ($(summarize "$TREE/elf-results"))"
+		else
+			fail "the unpatched elf suite differs from $BASELINE (above); BASELINE_WRITE=1 make check-glibc-baseline records this run"
+		fi
+	else
+		cp "$new" "$BASELINE"
+		pass "recorded the unpatched elf suite in $BASELINE ($(summarize "$TREE/elf-results")); commit it"
+	fi
+}
+
+# check_series: the series' tests and the patched suite against the record.
+check_series() {
+	local patched new_tests results
+	check_manual
+	if record_is_current "$BASELINE"; then
+		pass "the recorded unpatched elf results are for this machine"
+	else
+		note "make a new record on this machine: make check-glibc-baseline"
+		fail "the recorded unpatched elf results are for this machine"
+	fi
+	"$TOP/scripts/build-all.sh" glibc
+	elf_suite patched
+	patched=$TREE/elf-results
+	new_tests=$(grep -c "^[A-Z]*: \($SERIES_TESTS\)$" "$patched" || true)
+	note "$new_tests of the series' tests ran (log: $LOGS/glibc-patched-elf-check.log)"
+	if [ "$new_tests" -ge 5 ]; then
+		pass "the tests of the series ran"
+	else
+		fail "the tests of the series ran"
+	fi
+	check_new_tests "$patched"
+	results=$(mktemp)
+	record_results "$BASELINE" >"$results" 2>/dev/null || true
+	compare_suites "$results" "$patched"
+	rm -f "$results"
+}
+
+case ${1:-} in
+"") check_series ;;
+--baseline) make_baseline ;;
+*) die "usage: check-glibc.sh [--baseline]" ;;
+esac
 exit "$TAP_FAILED"
