@@ -24,7 +24,7 @@ help:
 	@echo "                (part of make check)"
 	@echo "make check-glibc-baseline  build the unpatched glibc, run its elf suite"
 	@echo "                and record the results in scripts/glibc-elf-baseline"
-	@echo "                (about 20-30 min; not in make check)"
+	@echo "                (not in make check; its time: scripts/stage-times)"
 	@echo "make bench      the cost of the check: both kernels (with and without the"
 	@echo "                fast path), stock vs patched ld.so, timed and counted in"
 	@echo "                instructions (ACCEL=icount); build/bench-table.txt"

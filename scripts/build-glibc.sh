@@ -171,7 +171,7 @@ else
 	export CCACHE_BASEDIR=$TREE
 	export CPPFLAGS="-isystem $GINC"
 	run_step "$STEP: configure" "$LOG_PREFIX-configure.log" configure
-	run_step "$STEP: build with $JOBS jobs (about 9-22 min on a fresh machine)" \
+	run_step "$STEP: build with $JOBS jobs ($(fresh_time glibc) for the stage)" \
 		"$LOG_PREFIX-build.log" compile
 	if [ "$variant" = patched ]; then
 		run_step "$STEP: install into a staging tree" "$LOG_PREFIX-install.log" \

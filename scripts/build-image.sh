@@ -98,7 +98,7 @@ run_mkosi() {
 if [ -n "$(find "$workdir" -name 'checkexec.cache-pre-inst' 2>/dev/null)" ]; then
 	note="reusing the cached Debian base"
 else
-	note="first build: Debian bootstrap, about 2-3 min"
+	note="first build: Debian bootstrap, $(fresh_time image-bootstrap)"
 fi
 # install_image IMAGE: copy IMAGE to build/image, marked with the key.
 install_image() {

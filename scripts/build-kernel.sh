@@ -132,7 +132,7 @@ run_step "$STEP: unpack $TARBALL" "$LOG-unpack.log" unpack_kernel
 run_step "$STEP: apply $SERIES_DIR/series" "$LOG-patch.log" \
 	apply_series "$KSRC" "$SERIES_DIR"
 run_step "$STEP: configure" "$LOG-config.log" configure
-run_step "$STEP: build bzImage with $JOBS jobs (the stage takes about 17-27 min on a fresh machine)" \
+run_step "$STEP: build bzImage with $JOBS jobs ($(fresh_time kernel) for the stage)" \
 	"$LOG-build.log" compile
 if [ -z "$variant" ]; then
 	run_step "kernel: build the $KSELFTESTS selftests, mdwe_test and set-exec" \

@@ -74,7 +74,7 @@ elf_suite() {
 	fi
 	rm -f "$TREE/elf-results.stamp"
 	export CCACHE_BASEDIR=$TREE CPPFLAGS="-isystem $GINC"
-	run_step "glibc ($1): build and run the elf test suite (5-10 min on a fresh machine)" \
+	run_step "glibc ($1): build and run the elf test suite ($(fresh_time glibc-elf-suite))" \
 		"$LOGS/glibc-$1-elf-check.log" run_elf_suite
 	echo "$stamp" >"$TREE/elf-results.stamp"
 }
@@ -178,6 +178,7 @@ compare_suites() {
 # record, or compare with the record already made on this machine.
 make_baseline() {
 	local new
+	say "the unpatched glibc and its elf suite: $(fresh_time glibc-baseline)"
 	"$TOP/scripts/build-all.sh" deps
 	"$TOP/scripts/build-glibc.sh" --unpatched
 	elf_suite unpatched

@@ -62,6 +62,24 @@ run_step() {
 	say "$name: done in $((SECONDS - start)) s"
 }
 
+# fresh_time STEP: "about N min on a fresh machine (DATE)", the time STEP
+# took in the last measured fresh run (scripts/stage-times).
+fresh_time() {
+	local step minutes date
+	while read -r step minutes date; do
+		case $step in '' | '#'*) continue ;; esac
+		[ "$step" = "$1" ] || continue
+		if [ "$minutes" = - ]; then
+			echo "not yet timed on a fresh machine"
+		else
+			echo "about $minutes min on a fresh machine ($date)"
+		fi
+		return 0
+	done <"$TOP/scripts/stage-times"
+	warn "scripts/stage-times has no step $1"
+	echo "time unknown"
+}
+
 # content_key WORD|PATH...: a short hash of the words given and of the
 # content (and relative names) of every file below the paths given.  Paths
 # are taken relative to the top of the checkout.
