@@ -307,6 +307,118 @@ check "CHECKEXEC_ONLY selecting a kselftest runs its line whole" \
 	has only-k "    ok 1 - kselftest suite/k-prog [root]: first" \
 	"    ok 2 - kselftest suite/k-prog [root]: second" "    # not selected: tap root t-m m"
 
+# The background lane (results_start): its parts come into the stream
+# where results_part names them, whenever they ended; one at a time; each
+# with its status; one that dies without its status fails.
+lane_first() {
+	sleep 2
+	echo "ok - first: done"
+	touch "$DIR/lane-first-ended"
+}
+lane_second() {
+	if [ -f "$DIR/lane-first-ended" ]; then
+		echo "ok - second: after first"
+	else
+		echo "not ok - second: after first"
+	fi
+	return 3
+}
+# lane_dies: the lane's process of this part is killed before it can write
+# the part's status.
+lane_dies() {
+	local self=$BASHPID
+	kill -9 "$(ps -o ppid= -p "$self")"
+}
+run_lane() {
+	results_part --always build build_ok
+	results_start first lane_first
+	results_start second lane_second
+	results_start dies lane_dies
+	results_part fg eval 'echo "ok - fg: ran"'
+	results_part first results_started first
+	results_part second results_started second
+	results_part dies results_started dies
+	results_close
+}
+list "$DIR/list5" "build: built" "dies: never" "fg: ran" "first: done" \
+	"second: after first"
+fake_run lane "$DIR/list5" "" run_lane
+cat >"$DIR/lane.want" <<EOF
+TAP version 14
+# Subtest: build
+    ok 1 - built
+    1..1
+ok 1 - build
+# Subtest: fg
+    ok 1 - ran
+    1..1
+ok 2 - fg
+# Subtest: first
+    ok 1 - done
+    1..1
+ok 3 - first
+# Subtest: second
+    ok 1 - after first
+    not ok 2 - part failed: ended with status 3 and no failed result
+    1..2
+not ok 4 - second
+# Subtest: dies
+    # the part dies ended without a status
+    not ok 1 - part failed: ended with status 1 and no failed result
+    1..1
+not ok 5 - dies
+1..5
+4 passed, 2 failed
+EOF
+if cmp -s "$DIR/lane.want" "$DIR/lane.out" && ended lane 1 "4 passed, 2 failed"; then
+	pass "parts started in the background lane: in the stream in order, one at a time, each with its status; one that dies without a status fails"
+else
+	note "$(diff "$DIR/lane.want" "$DIR/lane.out")"
+	fail "parts started in the background lane: in the stream in order, one at a time, each with its status; one that dies without a status fails"
+fi
+rm -f "$DIR/lane-first-ended"
+fake_run lane-only "$DIR/list5" "^fg: " run_lane
+# A run that stops early stops the parts of its lane, with what they
+# started.
+lane_slow() {
+	sleep 60 &
+	echo "$!" >"$DIR/lane-slow.pid"
+	wait
+}
+run_lane_stops() {
+	trap results_stop_lane EXIT
+	results_part --always build build_ok
+	results_start first lane_slow
+	while [ ! -s "$DIR/lane-slow.pid" ]; do sleep 0.1; done
+	exit 1
+}
+# lane_stopped: what the part of the lane started has ended (within 10 s:
+# a loaded machine may take a while).
+lane_stopped() {
+	local pid tries=0
+	pid=$(cat "$DIR/lane-slow.pid") || return 1
+	while kill -0 "$pid" 2>/dev/null; do
+		tries=$((tries + 1))
+		if [ "$tries" -gt 100 ]; then
+			note "the process $pid the part started is still there"
+			kill -KILL "$pid"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+fake_run lane-stops "$DIR/list5" "" run_lane_stops
+check "a run that stops early stops the parts of its lane and what they started" \
+	lane_stopped
+
+# not_started RUN PART: the run RUN did not start the lane's part PART.
+not_started() {
+	[ ! -e "$DIR/$1.tap.d/started/$2.pid" ] &&
+		has "$1" "# $2: not run, CHECKEXEC_ONLY selects none of its results"
+}
+check "CHECKEXEC_ONLY: a part of the lane it selects nothing of is not started" \
+	not_started lane-only first
+
 # The list made again from a stream.
 results_new_list "$DIR/guest.tap" "$DIR/list3" >"$DIR/new3"
 if results_list "$DIR/list3" | LC_ALL=C sort | cmp -s - "$DIR/new3"; then

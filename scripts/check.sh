@@ -242,16 +242,38 @@ if [ "$RESULTS_PART_OK" = no ]; then
 	results_close
 	exit 1
 fi
+# The background lane: every part but the main boot, one at a time beside
+# it (the main boot's tests mostly keep one of QEMU's two vCPUs busy, so
+# the lane mostly runs on the other core).  IMA takes its policy once per
+# boot, IPE keeps its active policy and AppArmor its profiles: each of
+# these has a boot of its own.
+LANE=(test-ima-appraise test-ipe-policy test-apparmor-profiles host
+	"result stream" "source stage" "bench tables" glibc)
+
+# lane_part PART: the command of the part PART of the lane.
+lane_part() {
+	case $1 in
+	test-ima-appraise) own_boot check-ima "$1" ;;
+	test-ipe-policy) own_boot check-ipe "$1" ;;
+	test-apparmor-profiles) own_boot check-apparmor "$1" ;;
+	host) host_part ;;
+	"result stream") "$TOP/scripts/check-results.sh" ;;
+	"source stage") "$TOP/scripts/check-source-stage.sh" ;;
+	"bench tables") "$TOP/scripts/check-bench-tables.sh" ;;
+	glibc) "$TOP/scripts/check-glibc.sh" ;;
+	*) die "lane_part: no part $1" ;;
+	esac
+}
+
+trap results_stop_lane EXIT
+for part in "${LANE[@]}"; do
+	results_start "$part" lane_part "$part"
+done
 results_part --plan guest guest_part
-# IMA takes its policy once per boot, IPE keeps its active policy and
-# AppArmor its profiles.
-results_part --plan test-ima-appraise own_boot check-ima test-ima-appraise
-results_part --plan test-ipe-policy own_boot check-ipe test-ipe-policy
-results_part --plan test-apparmor-profiles own_boot check-apparmor \
-	test-apparmor-profiles
-results_part host host_part
-results_part "result stream" "$TOP/scripts/check-results.sh"
-results_part "source stage" "$TOP/scripts/check-source-stage.sh"
-results_part "bench tables" "$TOP/scripts/check-bench-tables.sh"
-results_part glibc "$TOP/scripts/check-glibc.sh"
+for part in "${LANE[@]}"; do
+	# A boot must print its plan: one that stops early has not.
+	plan=()
+	[[ $part != test-* ]] || plan=(--plan)
+	results_part "${plan[@]}" "$part" results_started "$part"
+done
 results_end

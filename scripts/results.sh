@@ -8,6 +8,9 @@
 #
 #   results_begin TAP EXPECTED ONLY   start; ONLY: a POSIX ERE or empty
 #   results_part [--plan] [--always] PART CMD...  run CMD as the part PART
+#   results_start PART CMD...         start CMD now, in the background lane
+#   results_part [--plan] PART results_started PART  its output, in place
+#   results_stop_lane                 stop the lane's parts (an EXIT trap)
 #   results_end                       compare the names, close the stream
 #   results_close                     close the stream without comparing
 #   results_new_list TAP EXPECTED     the list as the run of TAP says
@@ -224,6 +227,91 @@ results_part() {
 		return 0
 	fi
 	results_run "$1" "$RESULTS_DIR/names" "$plan" "${@:2}"
+}
+
+# results_start PART CMD...: start CMD (errexit on, standard error with
+# standard output, no input) in the background lane, if the filter
+# selects an expected name of PART: a part started so waits for the one
+# started before it, so that the lane runs one part at a time beside the
+# parts of the foreground.  Its output goes into the stream where
+# "results_part [--plan] PART results_started PART" stands.
+results_start() {
+	local part=$1 dir=$RESULTS_DIR/started after=${RESULTS_LANE_LAST:-}
+	shift
+	results_part_selected "$part" || return 0
+	mkdir -p "$dir"
+	(
+		set +e
+		[ -z "$after" ] || results_wait_for "$after"
+		# Not in a || list: errexit would be off in it.
+		(
+			set -e
+			"$@"
+		) >"$dir/$part.out" 2>&1 </dev/null
+		echo "$?" >"$dir/$part.status.new"
+		mv "$dir/$part.status.new" "$dir/$part.status"
+	) </dev/null >/dev/null 2>&1 &
+	echo "$!" >"$dir/$part.pid"
+	RESULTS_LANE_LAST=$part
+}
+
+# results_stop_lane: stop every part of the lane that has not ended, with
+# what it started (for an EXIT trap: a run that stops early, or Ctrl-C,
+# leaves no boot behind).
+results_stop_lane() {
+	local file
+	for file in "$RESULTS_DIR"/started/*.pid; do
+		[ -f "$file" ] || continue
+		[ -f "${file%.pid}.status" ] || results_kill_tree "$(cat "$file")"
+	done
+}
+
+# results_kill_tree PID: stop PID and every process below it (each one
+# is held first, so that it starts nothing new meanwhile).
+results_kill_tree() {
+	local child
+	kill -STOP "$1" 2>/dev/null || return 0
+	for child in $(ps -o pid= --ppid "$1"); do
+		results_kill_tree "$child"
+	done
+	kill -TERM "$1" 2>/dev/null || true
+	kill -CONT "$1" 2>/dev/null || true
+}
+
+# results_wait_for PART: wait until the part PART, started with
+# results_start, has ended.  Status 1 when it died without its status.
+results_wait_for() {
+	local dir=$RESULTS_DIR/started
+	[ -f "$dir/$1.pid" ] || return 1
+	while [ ! -f "$dir/$1.status" ]; do
+		if ! kill -0 "$(cat "$dir/$1.pid")" 2>/dev/null; then
+			# It may have written its status just before it ended.
+			[ -f "$dir/$1.status" ] && break
+			return 1
+		fi
+		sleep 1
+	done
+}
+
+# results_started PART: as a part's command, the output of the part PART
+# started with results_start, as it comes (a long part shows its
+# progress), then its status.
+results_started() {
+	local dir=$RESULTS_DIR/started pid
+	pid=$(cat "$dir/$1.pid" 2>/dev/null) || {
+		echo "# the part $1 was not started"
+		return 1
+	}
+	# The part begins when the one before it in the lane has ended.
+	while [ ! -f "$dir/$1.out" ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+	done
+	[ ! -f "$dir/$1.out" ] || tail -n +1 -s 1 -f --pid="$pid" "$dir/$1.out"
+	if [ ! -f "$dir/$1.status" ]; then
+		echo "# the part $1 ended without a status"
+		return 1
+	fi
+	return "$(cat "$dir/$1.status")"
 }
 
 # results_compare: the comparison's results: the names that came against
