@@ -85,6 +85,14 @@ died() {
 	return 1
 }
 
+# stream_is NAME STATUS LINE: the run NAME printed exactly NAME.want (made
+# here), exited with STATUS and ended with LINE.
+stream_is() {
+	cmp -s "$DIR/$1.want" "$DIR/$1.out" && ended "$1" "$2" "$3" && return 0
+	note "$(diff "$DIR/$1.want" "$DIR/$1.out")"
+	return 1
+}
+
 # list FILE NAME...: a list of expected names with the header.
 list() {
 	{
@@ -159,12 +167,8 @@ ok 4 - expected results
 1..4
 9 passed, 0 failed
 EOF
-if cmp -s "$DIR/good.want" "$DIR/good.out" && ended good 0 "9 passed, 0 failed"; then
-	pass "a run whose parts pass: each part a subtest, numbered, indented, with its plan; 9 passed, 0 failed, status 0"
-else
-	note "$(diff "$DIR/good.want" "$DIR/good.out")"
-	fail "a run whose parts pass: each part a subtest, numbered, indented, with its plan; 9 passed, 0 failed, status 0"
-fi
+check "a run whose parts pass: each part a subtest, numbered, indented, with its plan; 9 passed, 0 failed, status 0" \
+	stream_is good 0 "9 passed, 0 failed"
 
 fake_run bad "$DIR/list1" "" run_bad
 check "a skipped result fails" \
@@ -370,12 +374,8 @@ not ok 5 - dies
 1..5
 4 passed, 2 failed
 EOF
-if cmp -s "$DIR/lane.want" "$DIR/lane.out" && ended lane 1 "4 passed, 2 failed"; then
-	pass "parts started in the background lane: in the stream in order, one at a time, each with its status; one that dies without a status fails"
-else
-	note "$(diff "$DIR/lane.want" "$DIR/lane.out")"
-	fail "parts started in the background lane: in the stream in order, one at a time, each with its status; one that dies without a status fails"
-fi
+check "parts started in the background lane: in the stream in order, one at a time, each with its status; one that dies without a status fails" \
+	stream_is lane 1 "4 passed, 2 failed"
 rm -f "$DIR/lane-first-ended"
 fake_run lane-only "$DIR/list5" "^fg: " run_lane
 # A run that stops early stops the parts of its lane, with what they
