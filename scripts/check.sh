@@ -243,10 +243,10 @@ if [ "$RESULTS_PART_OK" = no ]; then
 	exit 1
 fi
 # The background lane: every part but the main boot, one at a time beside
-# it (the main boot's tests mostly keep one of QEMU's two vCPUs busy, so
-# the lane mostly runs on the other core).  IMA takes its policy once per
-# boot, IPE keeps its active policy and AppArmor its profiles: each of
-# these has a boot of its own.
+# it; together they end sooner than one after the other, though each slows
+# the other (docs/building.md).  IMA takes its policy once per boot, IPE
+# keeps its active policy and AppArmor its profiles: each of these has a
+# boot of its own.
 LANE=(test-ima-appraise test-ipe-policy test-apparmor-profiles host
 	"result stream" "source stage" "bench tables" glibc)
 
