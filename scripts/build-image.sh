@@ -5,28 +5,33 @@
 # selftests, set-exec, the IPE test key) and the test programs
 # (build/testlibs/root).  Output: build/image/checkexec.raw.  mkosi's
 # incremental cache lives in the cache directory, so a rebuild after a glibc
-# or testlibs change skips the bootstrap.  The image holds no kernel: its key
-# has the content of guest-root, not the kernel's key, so a change of the
-# bzImage alone does not rebuild it.
+# or testlibs change skips the bootstrap.  The image's key has the content of
+# the three trees it packs, not the keys of the stages that made them: a
+# stage rebuilt from the same inputs need not give the same bytes (the glibc
+# tree rebuilt under its key did not), and the image must hold what was just
+# built.  The image holds no kernel, so a change of the bzImage alone does
+# not rebuild it.
 #   build-image.sh              build, unless build/image is up to date
 #   build-image.sh --print-key  print the image's key and stop
-# KERNEL_OUT (default build/kernel): the kernel stage's output to build on
-# (make check's key test points it at a changed copy).
+# KERNEL_OUT (default build/kernel), GLIBC_OUT (default build/glibc),
+# TESTLIBS (default build/testlibs): the stage outputs to build on (make
+# check's key test points them at changed copies).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
 
 OUT=$BUILD/image
-GLIBC_ROOT=$BUILD/glibc/root
+GLIBC_OUT=${GLIBC_OUT:-$BUILD/glibc}
+GLIBC_ROOT=$GLIBC_OUT/root
 KERNEL_OUT=${KERNEL_OUT:-$BUILD/kernel}
-TESTLIBS=$BUILD/testlibs
+TESTLIBS=${TESTLIBS:-$BUILD/testlibs}
 SKELETON=$BUILD/image-skeleton
 
 case ${1:-} in
 "" | --print-key) ;;
 *) die "usage: build-image.sh [--print-key]" ;;
 esac
-[ -f "$BUILD/glibc/.key" ] || die "no glibc build in $BUILD/glibc (run: make glibc)"
+[ -d "$GLIBC_ROOT" ] || die "no glibc build in $GLIBC_OUT (run: make glibc)"
 [ -d "$KERNEL_OUT/guest-root" ] ||
 	die "no kernel user space in $KERNEL_OUT/guest-root (run: make kernel)"
 
@@ -44,8 +49,12 @@ security=$(apt_repo bookworm-security)
 testlibs_key=$(KERNEL_OUT=$KERNEL_OUT "$TOP/scripts/build-testlibs.sh" --print-key)
 base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
 	"security=$security" images/mkosi.default)
-key=$(content_key "$base_key" "glibc=$(cat "$BUILD/glibc/.key")" \
-	"testlibs=$testlibs_key" \
+# The test programs not yet built for a changed kernel output (the key
+# test) still have their key: it names the headers they will be built with.
+testlibs_content=none
+[ -d "$TESTLIBS/root" ] && testlibs_content=$(tree_hash "$TESTLIBS/root")
+key=$(content_key "$base_key" "glibc=$(tree_hash "$GLIBC_ROOT")" \
+	"testlibs=$testlibs_key" "testlibs-content=$testlibs_content" \
 	"kernel-user-space=$(tree_hash "$KERNEL_OUT/guest-root")" images \
 	scripts/build-image.sh scripts/lib.sh)
 workdir=$CACHE/mkosi/$base_key

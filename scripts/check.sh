@@ -143,6 +143,34 @@ stage_keys_follow_inputs() {
 	return "$rc"
 }
 
+# image_key_of DIR: the image's key on the glibc and test program outputs
+# copied to DIR/glibc and DIR/testlibs.
+image_key_of() {
+	GLIBC_OUT=$1/glibc TESTLIBS=$1/testlibs "$TOP/scripts/build-image.sh" --print-key
+}
+
+# image_key_follows_built_bytes: a glibc or test program rebuilt under the
+# same stage key but with other bytes (a build need not be reproducible)
+# changes the image's key, so the image holds what was just built.  Checked
+# on copies of the two stages' outputs.
+image_key_follows_built_bytes() {
+	local tmp program key0 key1 key2 rc=0
+	tmp=$(mktemp -d "$BUILD/.image-key-XXXXXX")
+	cp -a "$BUILD/glibc" "$BUILD/testlibs" "$tmp/"
+	key0=$(image_key_of "$tmp")
+	echo changed >>"$tmp/glibc/root/usr/lib/x86_64-linux-gnu/libc.so.6"
+	key1=$(image_key_of "$tmp")
+	echo "# libc.so.6 with other bytes, same glibc key: image key $key0 -> $key1"
+	[ "$key0" != "$key1" ] || rc=1
+	program=$(find "$tmp/testlibs/root" -type f -name 'test-*' -print -quit)
+	echo changed >>"${program:?no test program in build/testlibs/root}"
+	key2=$(image_key_of "$tmp")
+	echo "# ${program##*/} with other bytes, same testlibs key: image key $key1 -> $key2"
+	[ "$key1" != "$key2" ] || rc=1
+	rm -rf "$tmp"
+	return "$rc"
+}
+
 # build_part: build what is missing; a failed build is one failed result.
 # It runs whatever the filter selects.
 build_part() {
@@ -194,6 +222,8 @@ host_part() {
 		kvm_refused_at_once
 	host_check "a bzImage-only change rebuilds neither the test programs nor the image; a selftest or header change does" \
 		stage_keys_follow_inputs
+	host_check "a glibc or test program rebuilt with other bytes under the same stage key changes the image's key" \
+		image_key_follows_built_bytes
 	for patch in "$TOP"/linux/*.patch; do
 		[ -e "$patch" ] || continue
 		results_wanted "host: checkpatch --strict is clean on linux/${patch##*/}" ||
