@@ -104,11 +104,6 @@ run_mkosi() {
 		--incremental --force build
 }
 
-if [ -n "$(find "$workdir" -name 'checkexec.cache-pre-inst' 2>/dev/null)" ]; then
-	note="reusing the cached Debian base"
-else
-	note="first build: Debian bootstrap, $(fresh_time image-bootstrap)"
-fi
 # install_image IMAGE: copy IMAGE to build/image, marked with the key.
 install_image() {
 	rm -rf "$OUT"
@@ -123,6 +118,12 @@ if [ -n "$image" ] && [ "$(cat "$workdir/image.key" 2>/dev/null)" = "$key" ]; th
 	say "image: reusing cached image for key $key"
 	install_image "$image"
 	exit 0
+fi
+if [ -n "$(find "$workdir" -name 'checkexec.cache-pre-inst' 2>/dev/null)" ]; then
+	note="reusing the cached Debian base"
+else
+	note="first build: Debian bootstrap"
+	say "image: the bootstrap takes $(fresh_time image-bootstrap)"
 fi
 make_skeleton
 run_step "image: mkosi build ($note)" "$LOGS/image-mkosi.log" run_mkosi

@@ -74,7 +74,8 @@ elf_suite() {
 	fi
 	rm -f "$TREE/elf-results.stamp"
 	export CCACHE_BASEDIR=$TREE CPPFLAGS="-isystem $GINC"
-	run_step "glibc ($1): build and run the elf test suite ($(fresh_time glibc-elf-suite))" \
+	say "glibc ($1): the elf test suite takes $(fresh_time glibc-elf-suite)"
+	run_step "glibc ($1): build and run the elf test suite" \
 		"$LOGS/glibc-$1-elf-check.log" run_elf_suite
 	echo "$stamp" >"$TREE/elf-results.stamp"
 }
@@ -178,7 +179,7 @@ compare_suites() {
 # record, or compare with the record already made on this machine.
 make_baseline() {
 	local new
-	say "the unpatched glibc and its elf suite: $(fresh_time glibc-baseline)"
+	say "the unpatched glibc and its elf suite take $(fresh_time glibc-baseline)"
 	"$TOP/scripts/build-all.sh" deps
 	"$TOP/scripts/build-glibc.sh" --unpatched
 	elf_suite unpatched

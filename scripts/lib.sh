@@ -68,8 +68,10 @@ run_step() {
 	say "$name: done in $((SECONDS - start)) s"
 }
 
-# fresh_time STEP: "about N min on a fresh machine (DATE)", the time STEP
-# took in the last measured fresh run (scripts/stage-times).
+# fresh_time STEP: "about N min on a fresh machine (measured DATE)", the
+# time STEP took in the last measured fresh run (scripts/stage-times), for
+# a line of its own before the step (the step's name comes back in each
+# progress line).
 fresh_time() {
 	local step minutes date
 	while read -r step minutes date; do
@@ -78,7 +80,7 @@ fresh_time() {
 		if [ "$minutes" = - ]; then
 			echo "not yet timed on a fresh machine"
 		else
-			echo "about $minutes min on a fresh machine ($date)"
+			echo "about $minutes min on a fresh machine (measured $date)"
 		fi
 		return 0
 	done <"$TOP/scripts/stage-times"
