@@ -49,8 +49,8 @@ security=$(apt_repo bookworm-security)
 testlibs_key=$(KERNEL_OUT=$KERNEL_OUT "$TOP/scripts/build-testlibs.sh" --print-key)
 base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
 	"security=$security" images/mkosi.default)
-# The test programs not yet built for a changed kernel output (the key
-# test) still have their key: it names the headers they will be built with.
+# Before the test programs are built there is no content to hash: only
+# --print-key gets that far (a build stops at the testlibs key check).
 testlibs_content=none
 [ -d "$TESTLIBS/root" ] && testlibs_content=$(tree_hash "$TESTLIBS/root")
 key=$(content_key "$base_key" "glibc=$(tree_hash "$GLIBC_ROOT")" \
