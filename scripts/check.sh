@@ -171,6 +171,40 @@ image_key_follows_built_bytes() {
 	return "$rc"
 }
 
+# image_fs_has_csum_seed: the root file system of build/image has the
+# metadata_csum_seed feature (ext4's incompatible feature bit 0x2000): the
+# first GPT entry's first sector (bytes 32-39 of the entry at 1024), then
+# that partition's superblock (1024 bytes in) and its incompatible
+# features (at 0x60).
+image_fs_has_csum_seed() {
+	local image=$BUILD/image/checkexec.raw first incompat
+	first=$(od -An -t u8 -j $((1024 + 32)) -N 8 "$image" | tr -d ' ')
+	incompat=$(od -An -t u4 -j $((first * 512 + 1024 + 0x60)) -N 4 "$image" | tr -d ' ')
+	echo "# root file system at sector $first, incompatible features $(printf '%#x' "$incompat")"
+	[ $((incompat & 0x2000)) -ne 0 ]
+}
+
+# image_fs_takes_new_uuid: mkosi gives an image built on its cached base a
+# new UUID with tune2fs -U random.  A file system made as images/mke2fs.conf
+# says, then mounted a second later (its last mount after its last check),
+# takes it; the built image has the feature that allows it.
+image_fs_takes_new_uuid() {
+	local fs rc=0 out
+	fs=$(mktemp "$BUILD/.fs-XXXXXX")
+	truncate -s 1G "$fs"
+	MKE2FS_CONFIG=$TOP/images/mke2fs.conf mkfs.ext4 -q -I 256 -O 64bit "$fs"
+	debugfs -w -R "ssv mtime 20300101000000" "$fs" >/dev/null 2>&1
+	if out=$(tune2fs -U random "$fs" </dev/null 2>&1); then
+		echo "# tune2fs -U random after a later mount: accepted"
+	else
+		printf '%s\n' "$out" | sed 's/^/# /'
+		rc=1
+	fi
+	rm -f "$fs"
+	image_fs_has_csum_seed || rc=1
+	return "$rc"
+}
+
 # build_part: build what is missing; a failed build is one failed result.
 # It runs whatever the filter selects.
 build_part() {
@@ -224,6 +258,8 @@ host_part() {
 		stage_keys_follow_inputs
 	host_check "a glibc or test program rebuilt with other bytes under the same stage key changes the image's key" \
 		image_key_follows_built_bytes
+	host_check "the image's file system takes a new UUID after a later mount (mkosi's refresh of its cached base)" \
+		image_fs_takes_new_uuid
 	for patch in "$TOP"/linux/*.patch; do
 		[ -e "$patch" ] || continue
 		results_wanted "host: checkpatch --strict is clean on linux/${patch##*/}" ||
