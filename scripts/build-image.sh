@@ -13,6 +13,9 @@
 # not rebuild it.
 #   build-image.sh              build, unless build/image is up to date
 #   build-image.sh --print-key  print the image's key and stop
+#   build-image.sh --base       bootstrap mkosi's cached Debian base only,
+#                               unless it is there (build-all.sh runs this
+#                               beside the other stages: it needs none)
 # KERNEL_OUT (default build/kernel), GLIBC_OUT (default build/glibc),
 # TESTLIBS (default build/testlibs): the stage outputs to build on (make
 # check's key test points them at changed copies).
@@ -28,12 +31,9 @@ TESTLIBS=${TESTLIBS:-$BUILD/testlibs}
 SKELETON=$BUILD/image-skeleton
 
 case ${1:-} in
-"" | --print-key) ;;
-*) die "usage: build-image.sh [--print-key]" ;;
+"" | --print-key | --base) ;;
+*) die "usage: build-image.sh [--print-key | --base]" ;;
 esac
-[ -d "$GLIBC_ROOT" ] || die "no glibc build in $GLIBC_OUT (run: make glibc)"
-[ -d "$KERNEL_OUT/guest-root" ] ||
-	die "no kernel user space in $KERNEL_OUT/guest-root (run: make kernel)"
 
 # apt_repo SUITE: the URI the build machine's apt takes SUITE from.
 apt_repo() {
@@ -46,9 +46,65 @@ mirror=$(apt_repo bookworm)
 [ -n "$mirror" ] || die "the apt configuration of this machine has no bookworm repository (apt-get update?)"
 security=$(apt_repo bookworm-security)
 
-testlibs_key=$(KERNEL_OUT=$KERNEL_OUT "$TOP/scripts/build-testlibs.sh" --print-key)
 base_key=$(content_key "mkosi=$(pkg_version mkosi)" "mirror=$mirror" \
-	"security=$security" images/mkosi.default)
+	"security=$security" images/mkosi.default images/mke2fs.conf)
+workdir=$CACHE/mkosi/$base_key
+
+# base_ready: whether mkosi's cached Debian base is in the workdir.
+base_ready() {
+	[ -n "$(find "$workdir" -name 'checkexec.cache-pre-inst' 2>/dev/null)" ]
+}
+
+# mkosi writes the security repository into the image itself; the skeleton
+# replaces it with this machine's, which is the one the build can reach.
+make_skeleton() {
+	rm -rf "$SKELETON"
+	mkdir -p "$SKELETON/etc/apt/sources.list.d"
+	if [ -n "$security" ]; then
+		echo "deb $security bookworm-security main"
+	else
+		echo "# this build machine has no bookworm-security repository"
+	fi >"$SKELETON/etc/apt/sources.list.d/bookworm-security.list"
+}
+
+# run_mkosi ARG...: mkosi's build in the workdir, with ARGs.  mkosi builds
+# the cached base (incremental) without the extra trees and the postinst.
+run_mkosi() {
+	mkdir -p "$workdir" "$CACHE/mkosi-packages"
+	cd "$TOP/images"
+	MKE2FS_CONFIG=$TOP/images/mke2fs.conf mkosi --mirror="$mirror" \
+		--skeleton-tree="$SKELETON" \
+		--output-dir="$workdir" \
+		--cache="$CACHE/mkosi-packages" \
+		--incremental --force "$@" build
+}
+
+# bootstrap_base: mkosi's first phase only.  mkosi 14 then fails: having
+# moved the base into its cache, it goes on to dig holes into the image it
+# no longer has.  The base is whole once it is there (one rename), so its
+# presence decides.
+bootstrap_base() {
+	run_mkosi --skip-final-phase || base_ready
+}
+
+if [ "${1:-}" = --base ]; then
+	hold_build_lock
+	if base_ready; then
+		say "image: the Debian base is cached ($workdir)"
+		exit 0
+	fi
+	say "image: the bootstrap takes $(fresh_time image-bootstrap)"
+	make_skeleton
+	run_step "image: bootstrap the Debian base" "$LOGS/image-base.log" \
+		bootstrap_base
+	base_ready || die "mkosi wrote no cached base below $workdir (log: $LOGS/image-base.log)"
+	exit 0
+fi
+
+[ -d "$GLIBC_ROOT" ] || die "no glibc build in $GLIBC_OUT (run: make glibc)"
+[ -d "$KERNEL_OUT/guest-root" ] ||
+	die "no kernel user space in $KERNEL_OUT/guest-root (run: make kernel)"
+testlibs_key=$(KERNEL_OUT=$KERNEL_OUT "$TOP/scripts/build-testlibs.sh" --print-key)
 # Before the test programs are built there is no content to hash: only
 # --print-key gets that far (a build stops at the testlibs key check).
 testlibs_content=none
@@ -57,7 +113,6 @@ key=$(content_key "$base_key" "glibc=$(tree_hash "$GLIBC_ROOT")" \
 	"testlibs=$testlibs_key" "testlibs-content=$testlibs_content" \
 	"kernel-user-space=$(tree_hash "$KERNEL_OUT/guest-root")" images \
 	scripts/build-image.sh scripts/lib.sh)
-workdir=$CACHE/mkosi/$base_key
 if [ "${1:-}" = --print-key ]; then
 	echo "$key"
 	exit 0
@@ -78,32 +133,6 @@ find_image() {
 	find "$workdir" -name checkexec.raw -type f | head -n 1
 }
 
-# mkosi writes the security repository into the image itself; the skeleton
-# replaces it with this machine's, which is the one the build can reach.
-make_skeleton() {
-	rm -rf "$SKELETON"
-	mkdir -p "$SKELETON/etc/apt/sources.list.d"
-	if [ -n "$security" ]; then
-		echo "deb $security bookworm-security main"
-	else
-		echo "# this build machine has no bookworm-security repository"
-	fi >"$SKELETON/etc/apt/sources.list.d/bookworm-security.list"
-}
-
-run_mkosi() {
-	mkdir -p "$workdir" "$CACHE/mkosi-packages"
-	cd "$TOP/images"
-	mkosi --mirror="$mirror" \
-		--skeleton-tree="$SKELETON" \
-		--extra-tree="$TOP/images/mkosi.extra" \
-		--extra-tree="$GLIBC_ROOT" \
-		--extra-tree="$KERNEL_OUT/guest-root" \
-		--extra-tree="$TESTLIBS/root" \
-		--output-dir="$workdir" \
-		--cache="$CACHE/mkosi-packages" \
-		--incremental --force build
-}
-
 # install_image IMAGE: copy IMAGE to build/image, marked with the key.
 install_image() {
 	rm -rf "$OUT"
@@ -119,14 +148,16 @@ if [ -n "$image" ] && [ "$(cat "$workdir/image.key" 2>/dev/null)" = "$key" ]; th
 	install_image "$image"
 	exit 0
 fi
-if [ -n "$(find "$workdir" -name 'checkexec.cache-pre-inst' 2>/dev/null)" ]; then
+if base_ready; then
 	note="reusing the cached Debian base"
 else
 	note="first build: Debian bootstrap"
 	say "image: the bootstrap takes $(fresh_time image-bootstrap)"
 fi
 make_skeleton
-run_step "image: mkosi build ($note)" "$LOGS/image-mkosi.log" run_mkosi
+run_step "image: mkosi build ($note)" "$LOGS/image-mkosi.log" run_mkosi \
+	--extra-tree="$TOP/images/mkosi.extra" --extra-tree="$GLIBC_ROOT" \
+	--extra-tree="$KERNEL_OUT/guest-root" --extra-tree="$TESTLIBS/root"
 image=$(find_image)
 [ -n "$image" ] || die "mkosi did not write checkexec.raw below $workdir (log: $LOGS/image-mkosi.log)"
 echo "$key" >"$workdir/image.key"
