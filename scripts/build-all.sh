@@ -41,19 +41,18 @@ start_base() {
 	mkdir -p "$LOGS"
 	"$TOP/scripts/build-image.sh" --base >"$BASE_OUT" 2>&1 </dev/null &
 	BASE_PID=$!
-	BASE_START=$SECONDS
 	say "image: the Debian base beside the other stages (output: $BASE_OUT)"
 }
 
 # wait_base: wait for the base, show its output; die if it failed.
 wait_base() {
-	local rc=0
+	local rc=0 start=$SECONDS
 	[ -n "$BASE_PID" ] || return 0
 	wait "$BASE_PID" || rc=$?
 	BASE_PID=
 	cat "$BASE_OUT"
 	[ "$rc" -eq 0 ] || die "image: the Debian base failed (output above)"
-	say "image: the Debian base, beside the other stages: $((SECONDS - BASE_START)) s"
+	say "image: waited $((SECONDS - start)) s for the Debian base"
 }
 
 # A build that stops early lets a running bootstrap end, so that mkosi
