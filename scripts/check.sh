@@ -194,7 +194,10 @@ image_fs_takes_new_uuid() {
 	truncate -s 1G "$fs"
 	MKE2FS_CONFIG=$TOP/images/mke2fs.conf mkfs.ext4 -q -I 256 -O 64bit "$fs"
 	debugfs -w -R "ssv mtime 20300101000000" "$fs" >/dev/null 2>&1
-	if out=$(tune2fs -U random "$fs" </dev/null 2>&1); then
+	if ! dumpe2fs -h "$fs" 2>/dev/null | grep -q '^Last mount time:.* 2030$'; then
+		echo "# could not give $fs a later mount time"
+		rc=1
+	elif out=$(tune2fs -U random "$fs" </dev/null 2>&1); then
 		echo "# tune2fs -U random after a later mount: accepted"
 	else
 		printf '%s\n' "$out" | sed 's/^/# /'
