@@ -82,8 +82,7 @@ configure() {
 }
 
 compile() {
-	cd "$KSRC"
-	make -j"$JOBS" CC="ccache gcc" bzImage
+	make_bzimage
 	rm -rf "$OUT.new"
 	mkdir -p "$OUT.new"
 	make headers_install INSTALL_HDR_PATH="$OUT.new/headers"

@@ -43,10 +43,6 @@ configure_tree() {
 	merge_config
 }
 
-build_bzimage() {
-	cd "$KSRC" || return
-	make -j"$JOBS" CC="ccache gcc" bzImage
-}
 
 # build_selftests TARGET: one selftest directory, against KSRC's headers.
 build_selftests() {
@@ -110,7 +106,7 @@ step() {
 		kconfig) run_step "each patch: $name: configure" "$steplog.kconfig" \
 			configure_tree ;;
 		bzImage) run_step "each patch: $name: bzImage" "$steplog.bzImage" \
-			build_bzimage ;;
+			make_bzimage ;;
 		selftests:*) run_step "each patch: $name: $word" "$steplog.$word" \
 			build_selftests "${word#selftests:}" ;;
 		set-exec) run_step "each patch: $name: set-exec" "$steplog.$word" \

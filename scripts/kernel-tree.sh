@@ -67,6 +67,17 @@ make_ipe_test_key() {
 	cp "$dir/cert.pem" certs/checkexec-ipe-test.pem
 }
 
+# make_bzimage: build KSRC's bzImage with ccache.  The IPE test
+# certificate enters the kernel by .incbin (certs/system_certificates.S),
+# which ccache does not see: without it in every compile's hash, a cache
+# that had compiled that file with another certificate gave a kernel that
+# refused the policies signed with this one.
+make_bzimage() {
+	cd "$KSRC" || return
+	CCACHE_EXTRAFILES=$KSRC/certs/checkexec-ipe-test.pem \
+		make -j"$JOBS" CC="ccache gcc" bzImage
+}
+
 # merge_config: KSRC/.config from FRAGMENTS alone: every option they do
 # not set is off (allnoconfig), unless an option they set needs it.
 # Settings of symbols the tree does not have (yet) are dropped.
