@@ -74,11 +74,15 @@ series_without_fast_path() {
 	done
 }
 
+# configure: the tree's .config; the kernels make check and make bench
+# run must differ from the reference only as linux/guest-differences says
+# (the debug kernel differs by design: linux/debug/debug.config).
 configure() {
 	cd "$KSRC"
 	make_ipe_test_key
 	merge_config
 	check_fragments
+	[ "$variant" = -debug ] || check_reference_settings
 }
 
 compile() {

@@ -93,3 +93,103 @@ check_fragments() {
 		check_fragment "$KSRC/.config" "$frag"
 	done
 }
+
+# The kernel the guest's configuration was cut from (the one built before
+# linux/guest.config: x86_64_defconfig + kvm_guest.config + the project's
+# own settings), and how the guest's kernel differs from it, each with why
+# (docs/kernel.md).
+REFERENCE_CONFIGS=(x86_64_defconfig kvm_guest.config)
+GUEST_DIFFERENCES=$TOP/linux/guest-differences
+# The core: the Kconfig files whose settings decide what the paths the
+# tests and make bench run compile to and how they behave.
+CORE_KCONFIG=(arch/Kconfig arch/x86 init kernel mm block fs security lib)
+
+# reference_config FILE: KSRC's x86_64_defconfig + kvm_guest.config +
+# linux/checkexec.config into FILE (KCONFIG_CONFIG: KSRC/.config stays as
+# it is).
+reference_config() {
+	(
+		cd "$KSRC" &&
+			export KCONFIG_CONFIG=$1 &&
+			make -s "${REFERENCE_CONFIGS[0]}" &&
+			scripts/kconfig/merge_config.sh -m "$1" \
+				"kernel/configs/${REFERENCE_CONFIGS[1]}" \
+				"$TOP/linux/checkexec.config" &&
+			make -s olddefconfig
+	) >/dev/null
+}
+
+# core_symbols: the symbols the core's Kconfig files define, one per line.
+core_symbols() {
+	(cd "$KSRC" && find "${CORE_KCONFIG[@]}" -name 'Kconfig*' -print0) |
+		(cd "$KSRC" && xargs -0 sed -n -E \
+			's/^[[:space:]]*(menu)?config[[:space:]]+([A-Za-z0-9_]+)[[:space:]]*$/\2/p') |
+		sort -u
+}
+
+# read_settings ARRAY: ARRAY[SYMBOL]=VALUE for each "SYMBOL=VALUE" or
+# "CONFIG_SYMBOL=VALUE" line of standard input; a bare SYMBOL gets the
+# value "-" (left out).  Comments and blank lines are skipped.
+read_settings() {
+	local -n settings=$1
+	local line
+	while IFS= read -r line; do
+		line=${line%%#*}
+		line=${line%"${line##*[![:space:]]}"}
+		[ -n "$line" ] || continue
+		line=${line#CONFIG_}
+		# shellcheck disable=SC2034 # a name reference to the caller's array
+		case "$line" in
+		*=*) settings["${line%%=*}"]=${line#*=} ;;
+		*) settings["$line"]=- ;;
+		esac
+	done
+}
+
+# check_reference_settings: KSRC/.config against the reference kernel and
+# linux/guest-differences, so that a change of linux/guest.config cannot
+# drop or change a setting that decides what a tested path costs (make
+# bench compares with kernels built from the reference) unnoticed.
+check_reference_settings() {
+	local ref symbol bad=0
+	local -A final=() reference=() differs=() core=()
+	ref=$(mktemp)
+	reference_config "$ref" || {
+		rm -f "$ref"
+		warn "cannot make the reference configuration (${REFERENCE_CONFIGS[*]})"
+		return 1
+	}
+	read_settings final < <(grep '^CONFIG_' "$KSRC/.config")
+	read_settings reference < <(grep '^CONFIG_' "$ref")
+	rm -f "$ref"
+	read_settings differs <"$GUEST_DIFFERENCES"
+	while read -r symbol; do core[$symbol]=1; done < <(core_symbols)
+	for symbol in "${!reference[@]}"; do
+		[ -z "${differs[$symbol]+set}" ] || continue
+		if [ -n "${final[$symbol]+set}" ]; then
+			[ "${final[$symbol]}" = "${reference[$symbol]}" ] || {
+				warn "CONFIG_$symbol=${final[$symbol]}, the reference kernel's ${reference[$symbol]}: set that or list the new value, with why, in $GUEST_DIFFERENCES"
+				bad=1
+			}
+		elif [ -n "${core[$symbol]:-}" ]; then
+			warn "CONFIG_$symbol=${reference[$symbol]} of the reference kernel is not set: set it in linux/guest.config or list it, with why, in $GUEST_DIFFERENCES"
+			bad=1
+		fi
+	done
+	for symbol in "${!differs[@]}"; do
+		if [ -z "${reference[$symbol]+set}" ]; then
+			warn "$GUEST_DIFFERENCES: the reference kernel does not set $symbol"
+			bad=1
+		elif [ "${differs[$symbol]}" = - ] && [ -n "${final[$symbol]+set}" ]; then
+			warn "$GUEST_DIFFERENCES: $symbol is set (CONFIG_$symbol=${final[$symbol]})"
+			bad=1
+		elif [ "${differs[$symbol]}" != - ] &&
+			[ "${final[$symbol]:-}" != "${differs[$symbol]}" ]; then
+			warn "$GUEST_DIFFERENCES: CONFIG_$symbol is ${final[$symbol]:-not set}, not ${differs[$symbol]}"
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ] ||
+		warn "the guest's kernel differs from the reference (${REFERENCE_CONFIGS[*]} + linux/checkexec.config) otherwise than $GUEST_DIFFERENCES says (docs/kernel.md)"
+	return "$bad"
+}
