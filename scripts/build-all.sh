@@ -31,47 +31,73 @@ stage_script() {
 	esac
 }
 
-# The image's Debian base needs no other stage: when the image is to be
-# built, mkosi bootstraps its base (if it is not cached) beside the other
-# stages.  It mostly downloads and unpacks, so it slows them by less than
-# it takes (docs/building.md).
-BASE_PID=
-BASE_OUT=$LOGS/image-base.out
-start_base() {
-	mkdir -p "$LOGS"
-	"$TOP/scripts/build-image.sh" --base >"$BASE_OUT" 2>&1 </dev/null &
-	BASE_PID=$!
-	say "image: the Debian base beside the other stages (output: $BASE_OUT)"
+# Work beside the kernel.  When the image is to be built, two jobs that
+# need no stage but deps run beside the kernel stage: glibc's (its output
+# comes live, each line naming its stage) and the bootstrap of the image's
+# Debian base by mkosi (output in a log: it mostly downloads and unpacks).
+# The kernel's and glibc's builds each leave part of the two cores idle
+# (unpacking, configuring, linking, installing); side by side they fill
+# it (docs/building.md).
+declare -A BESIDE_PID=() BESIDE_START=() BESIDE_OUT=() BESIDE_NAME=()
+
+# start_beside JOB NAME OUTPUT CMD...: run CMD in the background as JOB,
+# shown as NAME, its output to OUTPUT (a file, or - for ours).
+start_beside() {
+	local job=$1 name=$2 out=$3
+	shift 3
+	if [ "$out" = - ]; then
+		"$@" </dev/null &
+	else
+		mkdir -p "$(dirname "$out")"
+		"$@" >"$out" 2>&1 </dev/null &
+		say "$name: beside the other stages (output: $out)"
+	fi
+	BESIDE_PID[$job]=$!
+	BESIDE_START[$job]=$SECONDS
+	BESIDE_OUT[$job]=$out
+	BESIDE_NAME[$job]=$name
 }
 
-# wait_base: wait for the base, show its output; die if it failed.
-wait_base() {
-	local rc=0 start=$SECONDS
-	[ -n "$BASE_PID" ] || return 0
-	wait "$BASE_PID" || rc=$?
-	BASE_PID=
-	cat "$BASE_OUT"
-	[ "$rc" -eq 0 ] || die "image: the Debian base failed (output above)"
-	say "image: waited $((SECONDS - start)) s for the Debian base"
+# wait_beside JOB: wait for JOB, show its output if it went to a file; die
+# if it failed.
+wait_beside() {
+	local job=$1 rc=0 waited=$SECONDS name out
+	[ -n "${BESIDE_PID[$job]:-}" ] || return 0
+	wait "${BESIDE_PID[$job]}" || rc=$?
+	unset "BESIDE_PID[$job]"
+	name=${BESIDE_NAME[$job]} out=${BESIDE_OUT[$job]}
+	[ "$out" = - ] || cat "$out"
+	[ "$rc" -eq 0 ] || die "$name failed beside the other stages (its output above)"
+	say "$name: $((SECONDS - BESIDE_START[$job])) s beside the other stages, waited $((SECONDS - waited)) s for it"
 }
 
-# A build that stops early lets a running bootstrap end, so that mkosi
-# leaves neither a loop device nor a half-written cache behind.
-wait_base_on_exit() {
-	[ -n "$BASE_PID" ] || return 0
-	say "image: waiting for the Debian base to end (output: $BASE_OUT)"
-	wait "$BASE_PID" || true
+# A build that stops early lets the jobs beside it end: their work is kept
+# for the next run, and mkosi leaves neither a loop device nor a
+# half-written cache behind.
+wait_beside_on_exit() {
+	local job
+	for job in "${!BESIDE_PID[@]}"; do
+		say "waiting for ${BESIDE_NAME[$job]} to end (its work is kept for the next run)"
+		wait "${BESIDE_PID[$job]}" || true
+	done
 }
 
 [ $# -le 1 ] || die "usage: build-all.sh [STAGE]"
-trap wait_base_on_exit EXIT
-for stage in $(stages_for "${1:-image}"); do
-	[ "$stage" != image ] || wait_base
+target=${1:-image}
+trap wait_beside_on_exit EXIT
+for stage in $(stages_for "$target"); do
+	if [ "$stage" = image ]; then
+		wait_beside glibc
+		wait_beside base
+	fi
+	[ -z "${BESIDE_PID[$stage]:-}" ] || continue
 	start=$SECONDS
 	"$(stage_script "$stage")"
 	say "stage $stage: $((SECONDS - start)) s"
 	# mkosi is one of the packages deps.sh installs.
-	if [ "$stage" = deps ] && [ "${1:-image}" = image ]; then
-		start_base
+	if [ "$stage" = deps ] && [ "$target" = image ]; then
+		start_beside base "the image's Debian base" \
+			"$LOGS/image-base.out" "$TOP/scripts/build-image.sh" --base
+		start_beside glibc "stage glibc" - "$(stage_script glibc)"
 	fi
 done
