@@ -38,7 +38,14 @@ stage_script() {
 # The kernel's and glibc's builds each leave part of the two cores idle
 # (unpacking, configuring, linking, installing); side by side they fill
 # it (docs/building.md).
-declare -A BESIDE_PID=() BESIDE_START=() BESIDE_OUT=() BESIDE_NAME=()
+declare -A BESIDE_PID=() BESIDE_OUT=() BESIDE_NAME=()
+
+# run_stage STAGE: build STAGE and print its time.
+run_stage() {
+	local start=$SECONDS
+	"$(stage_script "$1")"
+	say "stage $1: $((SECONDS - start)) s"
+}
 
 # start_beside JOB NAME OUTPUT CMD...: run CMD in the background as JOB,
 # shown as NAME, its output to OUTPUT (a file, or - for ours).
@@ -53,7 +60,6 @@ start_beside() {
 		say "$name: beside the other stages (output: $out)"
 	fi
 	BESIDE_PID[$job]=$!
-	BESIDE_START[$job]=$SECONDS
 	BESIDE_OUT[$job]=$out
 	BESIDE_NAME[$job]=$name
 }
@@ -68,7 +74,7 @@ wait_beside() {
 	name=${BESIDE_NAME[$job]} out=${BESIDE_OUT[$job]}
 	[ "$out" = - ] || cat "$out"
 	[ "$rc" -eq 0 ] || die "$name failed beside the other stages (its output above)"
-	say "$name: $((SECONDS - BESIDE_START[$job])) s beside the other stages, waited $((SECONDS - waited)) s for it"
+	say "$name: done beside the other stages; waited $((SECONDS - waited)) s for it"
 }
 
 # A build that stops early lets the jobs beside it end: their work is kept
@@ -91,13 +97,11 @@ for stage in $(stages_for "$target"); do
 		wait_beside base
 	fi
 	[ -z "${BESIDE_PID[$stage]:-}" ] || continue
-	start=$SECONDS
-	"$(stage_script "$stage")"
-	say "stage $stage: $((SECONDS - start)) s"
+	run_stage "$stage"
 	# mkosi is one of the packages deps.sh installs.
 	if [ "$stage" = deps ] && [ "$target" = image ]; then
 		start_beside base "the image's Debian base" \
 			"$LOGS/image-base.out" "$TOP/scripts/build-image.sh" --base
-		start_beside glibc "stage glibc" - "$(stage_script glibc)"
+		start_beside glibc "stage glibc" - run_stage glibc
 	fi
 done
