@@ -77,6 +77,33 @@ wait_beside() {
 	say "$name: done beside the other stages; waited $((SECONDS - waited)) s for it"
 }
 
+# process_tree PID: PID and its descendants, one per line.
+process_tree() {
+	local child
+	echo "$1"
+	for child in $(pgrep -P "$1" || true); do
+		process_tree "$child"
+	done
+}
+
+# stop_beside JOB: end JOB and everything it started (a job in the
+# background of a script ignores SIGINT, so ^C alone would not stop it).
+stop_beside() {
+	local pids
+	[ -n "${BESIDE_PID[$1]:-}" ] || return 0
+	say "stopping ${BESIDE_NAME[$1]}"
+	pids=$(process_tree "${BESIDE_PID[$1]}")
+	# shellcheck disable=SC2086 # one PID a word
+	kill -TERM $pids 2>/dev/null || true
+	wait "${BESIDE_PID[$1]}" || true
+	unset "BESIDE_PID[$1]"
+}
+
+# On ^C or a TERM, glibc's build stops too; the Debian base's bootstrap
+# (a few minutes) is let end, as on any early exit.
+trap 'stop_beside glibc; exit 130' INT
+trap 'stop_beside glibc; exit 143' TERM
+
 # A build that stops early lets the jobs beside it end: their work is kept
 # for the next run, and mkosi leaves neither a loop device nor a
 # half-written cache behind.

@@ -148,22 +148,27 @@ read_settings() {
 
 # check_reference_settings: KSRC/.config against the reference kernel and
 # linux/guest-differences, so that a change of linux/guest.config cannot
-# drop or change a setting that decides what a tested path costs (make
-# bench compares with kernels built from the reference) unnoticed.
+# drop, add or change a setting that decides what a tested path costs
+# (make bench compares with kernels built from the reference) unnoticed.
 check_reference_settings() {
-	local ref symbol bad=0
+	local tmp symbols symbol bad=0
 	local -A final=() reference=() differs=() core=()
-	ref=$(mktemp)
-	reference_config "$ref" || {
-		rm -f "$ref"
+	tmp=$(mktemp -d)
+	reference_config "$tmp/config" || {
+		rm -rf "$tmp"
 		warn "cannot make the reference configuration (${REFERENCE_CONFIGS[*]})"
 		return 1
 	}
 	read_settings final < <(grep '^CONFIG_' "$KSRC/.config")
-	read_settings reference < <(grep '^CONFIG_' "$ref")
-	rm -f "$ref"
+	read_settings reference < <(grep '^CONFIG_' "$tmp/config")
+	rm -rf "$tmp"
 	read_settings differs <"$GUEST_DIFFERENCES"
-	while read -r symbol; do core[$symbol]=1; done < <(core_symbols)
+	# An empty list would let every core setting go unnoticed.
+	if ! symbols=$(core_symbols) || [ "$(wc -l <<<"$symbols")" -lt 1000 ]; then
+		warn "cannot list the symbols of the core (${CORE_KCONFIG[*]})"
+		return 1
+	fi
+	while read -r symbol; do core[$symbol]=1; done <<<"$symbols"
 	for symbol in "${!reference[@]}"; do
 		[ -z "${differs[$symbol]+set}" ] || continue
 		if [ -n "${final[$symbol]+set}" ]; then
@@ -176,20 +181,45 @@ check_reference_settings() {
 			bad=1
 		fi
 	done
-	for symbol in "${!differs[@]}"; do
-		if [ -z "${reference[$symbol]+set}" ]; then
-			warn "$GUEST_DIFFERENCES: the reference kernel does not set $symbol"
-			bad=1
-		elif [ "${differs[$symbol]}" = - ] && [ -n "${final[$symbol]+set}" ]; then
-			warn "$GUEST_DIFFERENCES: $symbol is set (CONFIG_$symbol=${final[$symbol]})"
-			bad=1
-		elif [ "${differs[$symbol]}" != - ] &&
-			[ "${final[$symbol]:-}" != "${differs[$symbol]}" ]; then
-			warn "$GUEST_DIFFERENCES: CONFIG_$symbol is ${final[$symbol]:-not set}, not ${differs[$symbol]}"
-			bad=1
+	for symbol in "${!final[@]}"; do
+		if [ -n "${reference[$symbol]+set}" ] || [ -n "${differs[$symbol]+set}" ]; then
+			continue
 		fi
+		warn "CONFIG_$symbol=${final[$symbol]} is not set in the reference kernel: list it, with why, in $GUEST_DIFFERENCES"
+		bad=1
+	done
+	for symbol in "${!differs[@]}"; do
+		check_difference "$symbol" "${differs[$symbol]}" \
+			"${reference[$symbol]-}" "${final[$symbol]-}" || bad=1
 	done
 	[ "$bad" -eq 0 ] ||
 		warn "the guest's kernel differs from the reference (${REFERENCE_CONFIGS[*]} + linux/checkexec.config) otherwise than $GUEST_DIFFERENCES says (docs/kernel.md)"
 	return "$bad"
+}
+
+# check_difference SYMBOL LISTED REFERENCE FINAL: a line of
+# linux/guest-differences holds: a left-out setting (LISTED "-") is set in
+# the reference alone; a new value is the guest's and not the reference's.
+# An empty REFERENCE or FINAL: not set there.
+check_difference() {
+	local symbol=$1 listed=$2 reference=$3 final=$4
+	if [ "$listed" = - ]; then
+		[ -n "$reference" ] || {
+			warn "$GUEST_DIFFERENCES: the reference kernel does not set $symbol"
+			return 1
+		}
+		[ -z "$final" ] || {
+			warn "$GUEST_DIFFERENCES: $symbol is set (CONFIG_$symbol=$final)"
+			return 1
+		}
+	else
+		[ "$final" = "$listed" ] || {
+			warn "$GUEST_DIFFERENCES: CONFIG_$symbol is ${final:-not set}, not $listed"
+			return 1
+		}
+		[ "$reference" != "$listed" ] || {
+			warn "$GUEST_DIFFERENCES: CONFIG_$symbol=$listed is the reference kernel's value already"
+			return 1
+		}
+	fi
 }

@@ -1,10 +1,10 @@
-/* The lowest 64 KiB of the address space cannot be mapped, so that a
-   kernel bug that follows a NULL (or small) pointer cannot be steered into
-   memory a user put there: vm.mmap_min_addr is 65536, as in the kernel
-   built from x86_64_defconfig before (linux/guest-differences:
-   DEFAULT_MMAP_MIN_ADDR).  A fixed mapping at 4 KiB and at 60 KiB is
-   refused; one at 64 KiB works, which shows the refusal is the limit's.
-   One TAP result each.
+/* The lowest 64 KiB of the address space cannot be mapped by a user, so
+   that a kernel bug that follows a NULL (or small) pointer cannot be
+   steered into memory the user put there: vm.mmap_min_addr is 65536,
+   Debian's value (linux/guest-differences: DEFAULT_MMAP_MIN_ADDR; the
+   x86_64_defconfig kernel had 4096).  A fixed mapping at 4 KiB and at
+   60 KiB is refused; one at 64 KiB works, which shows the refusal is the
+   limit's.  One TAP result each.
    Usage: test-mmap-min-addr [EXPECTED-DIR] (unused)  */
 #include <errno.h>
 #include <stdint.h>
