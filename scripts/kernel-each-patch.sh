@@ -10,7 +10,7 @@
 # A step fails on a build error and on any compiler warning in its log.
 # Results: build/kernel-each-patch/results (key=value, one line per patch)
 # and a table.  Not part of make check: with a warm ccache it takes about
-# 40 min on this project's 2-core machines.
+# 35 min on this project's 2-core machines (34 min on 2026-12-06).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
