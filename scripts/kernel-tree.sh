@@ -72,10 +72,18 @@ make_ipe_test_key() {
 # which ccache does not see: without it in every compile's hash, a cache
 # that had compiled that file with another certificate gave a kernel that
 # refused the policies signed with this one.
+#
+# The compressed kernel enters the bzImage the same way (piggy.o:
+# .incbin of vmlinux.bin.*), and two builds of the same sources give the
+# same piggy.S: a cache hit there put another build's kernel in the
+# bzImage (test-kernel-is-ours saw it).  piggy.o is made again without
+# ccache (CCACHE_DISABLE keeps the command line, so nothing else rebuilds).
 make_bzimage() {
 	cd "$KSRC" || return
 	CCACHE_EXTRAFILES=$KSRC/certs/checkexec-ipe-test.pem \
-		make -j"$JOBS" CC="ccache gcc" bzImage
+		make -j"$JOBS" CC="ccache gcc" bzImage || return
+	rm -f arch/x86/boot/compressed/piggy.o
+	CCACHE_DISABLE=1 make -j"$JOBS" CC="ccache gcc" bzImage
 }
 
 # merge_config: KSRC/.config from FRAGMENTS alone: every option they do
