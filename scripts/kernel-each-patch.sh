@@ -43,7 +43,6 @@ configure_tree() {
 	merge_config
 }
 
-
 # build_selftests TARGET: one selftest directory, against KSRC's headers.
 build_selftests() {
 	cd "$KSRC" || return
