@@ -43,7 +43,13 @@ STEP=kernel${variant:+ (${variant#-})}
 LOG=$LOGS/kernel$variant
 
 [ -f "$TARBALL" ] || die "$TARBALL is missing (run: make deps)"
-key=$(content_key "$SRC_PKG=$(pkg_version "$SRC_PKG")" linux \
+# What the kernel is made of: linux/ but for the debug options, which only
+# the debug variant reads (a change to them keeps make check's kernel).
+mapfile -t inputs < <(cd "$TOP" &&
+	find linux -path linux/debug -prune -o -type f -print | LC_ALL=C sort)
+[ -f "$TOP/${inputs[0]:-none}" ] || die "no files found in $TOP/linux"
+[ "$variant" != -debug ] || inputs+=(linux/debug)
+key=$(content_key "$SRC_PKG=$(pkg_version "$SRC_PKG")" "${inputs[@]}" \
 	scripts/build-kernel.sh scripts/kernel-tree.sh scripts/lib.sh \
 	"variant$variant")
 
