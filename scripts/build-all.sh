@@ -129,7 +129,7 @@ for stage in $(stages_for "$target"); do
 	if [ "$stage" = deps ] && [ "$target" = image ]; then
 		start_beside base "the image's Debian base" \
 			"$LOGS/image-base.out" "$TOP/scripts/build-image.sh" --base
-		say "kernel and glibc side by side: $(fresh_time kernel-and-glibc)"
+		say "kernel and glibc side by side (each says whether it is up to date; both built: $(fresh_time kernel-and-glibc))"
 		start_beside glibc "stage glibc" - run_stage glibc
 	fi
 done
