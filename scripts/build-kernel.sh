@@ -141,7 +141,7 @@ run_step "$STEP: unpack $TARBALL" "$LOG-unpack.log" unpack_kernel
 run_step "$STEP: apply $SERIES_DIR/series" "$LOG-patch.log" \
 	apply_series "$KSRC" "$SERIES_DIR"
 run_step "$STEP: configure" "$LOG-config.log" configure
-say "$STEP: the whole stage takes $(fresh_time kernel)"
+say "$STEP: the whole stage takes $(fresh_time "kernel$variant")"
 run_step "$STEP: build bzImage with $JOBS jobs" "$LOG-build.log" compile
 if [ -z "$variant" ]; then
 	run_step "kernel: build the $KSELFTESTS selftests, mdwe_test and set-exec" \
