@@ -127,18 +127,23 @@ const char *outcome_name (enum outcome o);
 bool situation_fails_check (enum situation s);
 bool situation_is_memfd (enum situation s);
 
-/* Prepare situation S for ROUTE as root: fill DIR (a directory for this
-   case) and FILE (the name the route gets).  Returns 0 or -1.  */
-int situation_prepare (enum situation s, const struct route *route,
-                       const char *case_dir, char *dir, size_t dir_len,
-                       char *file, size_t file_len);
+/* The payload file ROUTE loads.  */
+const char *route_payload (const struct route *route);
+
+/* Prepare situation S as root for a copy of PAYLOAD named FILE_NAME: fill
+   DIR (the directory CASE_DIR of this case) and FILE (the name a route
+   gets: the copy, or the memfd's /proc/self/fd name).  The script matrix
+   (script-matrix/) shares the situations.  Returns 0 or -1.  */
+int situation_prepare (enum situation s, const char *payload,
+                       const char *file_name, const char *case_dir, char *dir,
+                       size_t dir_len, char *file, size_t file_len);
 /* In the parent while the case runs: keep a writer on a fifo.  Returns an
    fd to close afterwards, or -1.  */
 int situation_hold_fifo (enum situation s, const char *file);
-/* In the child, as the final user: create the memfd (holding ROUTE's
-   payload) or apply the Landlock ruleset.  Returns 0, or -1 after printing
-   why (the memfd refusal prints "memfd_create: ...").  */
-int situation_enter (enum situation s, const struct route *route);
+/* In the child, as the final user: create the memfd (holding PAYLOAD) or
+   apply the Landlock ruleset.  Returns 0, or -1 after printing why (the
+   memfd refusal prints "memfd_create: ...").  */
+int situation_enter (enum situation s, const char *payload);
 
 /* Whether policy M is tried in situation S, for root if ROOT: the attacks
    only on a 0755 and a 0644 file, tracing only as the test user (root

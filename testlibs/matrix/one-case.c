@@ -52,8 +52,8 @@ case_run (const char *case_dir, const struct route *route, enum situation s,
   verdict->why = "setting up the case failed";
   result->output[0] = '\0';
   unlink (MARK);
-  if (situation_prepare (s, route, case_dir, dir, sizeof dir, file,
-                         sizeof file) == 0
+  if (situation_prepare (s, route_payload (route), route->file_name, case_dir,
+                         dir, sizeof dir, file, sizeof file) == 0
       && (route->prepare_root == NULL || route->prepare_root (dir, file) == 0))
     {
       int fifo = situation_hold_fifo (s, file);

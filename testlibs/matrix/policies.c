@@ -72,26 +72,6 @@ policy_forges_success (enum policy m)
   return m == POLICY_SECUREBITS_FORGED || m == POLICY_CHECK_FORGED;
 }
 
-static int
-set_securebits (long wanted)
-{
-  long bits = prctl (PR_GET_SECUREBITS);
-  if (bits < 0)
-    {
-      printf ("# PR_GET_SECUREBITS: %m\n");
-      return -1;
-    }
-  wanted |= bits & ~(long) (SECBIT_EXEC_RESTRICT_FILE
-                            | SECBIT_EXEC_RESTRICT_FILE_LOCKED);
-  /* Without CAP_SETPCAP even a call that changes nothing fails.  */
-  if (wanted != bits && prctl (PR_SET_SECUREBITS, wanted) != 0)
-    {
-      printf ("# PR_SET_SECUREBITS %#lx: %m\n", wanted);
-      return -1;
-    }
-  return 0;
-}
-
 int
 policy_enter (enum policy m)
 {
@@ -100,7 +80,7 @@ policy_enter (enum policy m)
     wanted |= SECBIT_EXEC_RESTRICT_FILE;
   if (policy_is_locked (m))
     wanted |= SECBIT_EXEC_RESTRICT_FILE_LOCKED;
-  if (set_securebits (wanted) != 0)
+  if (set_exec_securebits (wanted) != 0)
     return -1;
   if (policy_is_locked (m))
     try_unlock ();

@@ -2,28 +2,11 @@
 #include "run-case.h"
 
 #include <errno.h>
-#include <grp.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "capture.h"
-
-/* In the child: become USER (from root).  */
-static int
-become_user (const struct case_user *user)
-{
-  if (user->uid == 0)
-    return 0;
-  if (setgroups (1, &user->gid) != 0
-      || setresgid (user->gid, user->gid, user->gid) != 0
-      || setresuid (user->uid, user->uid, user->uid) != 0)
-    {
-      printf ("# becoming %s: %m\n", user->name);
-      return -1;
-    }
-  return 0;
-}
 
 /* The tracer of POLICY_TRACED: it answers 0 for every execveat, the check
    included.  */
@@ -99,8 +82,8 @@ run_child (void *arg, int out)
   close (out);
   if ((c->route->prepare_child == NULL
        || c->route->prepare_child (c->dir, c->file) == 0)
-      && become_user (c->user) == 0 && policy_enter (c->policy) == 0
-      && situation_enter (c->situation, c->route) == 0)
+      && become_case_user (c->user) == 0 && policy_enter (c->policy) == 0
+      && situation_enter (c->situation, route_payload (c->route)) == 0)
     {
       const char *route_argv[ROUTE_ARGS], *route_env[2], *env[12];
       const char *argv[ROUTE_ARGS + 10];

@@ -3,16 +3,9 @@
 #define CHECKEXEC_RUN_CASE_H
 
 #include <stdbool.h>
-#include <sys/types.h>
 
+#include "case-user.h"
 #include "matrix.h"
-
-struct case_user
-{
-  const char *name;
-  uid_t uid;
-  gid_t gid;
-};
 
 struct case_result
 {

@@ -51,25 +51,24 @@ situation_is_memfd (enum situation s)
   return s == MEMFD_EXEC || s == MEMFD_NOEXEC;
 }
 
-/* The payload file for ROUTE.  */
-static const char *
-payload_source (const struct route *route)
+const char *
+route_payload (const struct route *route)
 {
   return route->payload_is_program ? PAYLOAD_PROGRAM : PAYLOAD_LIBRARY;
 }
 
-/* Put the object named NAME in DIR as situation S wants it.  */
+/* Put a copy of PAYLOAD named NAME in DIR as situation S wants it.  */
 static int
-place_object (enum situation s, const struct route *route, const char *name)
+place_object (enum situation s, const char *payload, const char *name)
 {
   switch (s)
     {
     case EXEC_0755:
     case NOEXEC_0755:
     case LANDLOCK_DENIED:
-      return copy_file (payload_source (route), name, 0755);
+      return copy_file (payload, name, 0755);
     case EXEC_0644:
-      return copy_file (payload_source (route), name, 0644);
+      return copy_file (payload, name, 0644);
     case DIRECTORY:
       return make_directory (name, 0755);
     case FIFO:
@@ -88,9 +87,9 @@ place_object (enum situation s, const struct route *route, const char *name)
 }
 
 int
-situation_prepare (enum situation s, const struct route *route,
-                   const char *case_dir, char *dir, size_t dir_len,
-                   char *file, size_t file_len)
+situation_prepare (enum situation s, const char *payload,
+                   const char *file_name, const char *case_dir, char *dir,
+                   size_t dir_len, char *file, size_t file_len)
 {
   const char *base = s == NOEXEC_0755 ? NOEXEC_CASES : EXEC_CASES;
   snprintf (dir, dir_len, "%s/%s", base, case_dir);
@@ -102,8 +101,8 @@ situation_prepare (enum situation s, const struct route *route,
       snprintf (file, file_len, "/proc/self/fd/%d", MEMFD_FD);
       return 0;
     }
-  snprintf (file, file_len, "%s/%s", dir, route->file_name);
-  return place_object (s, route, file);
+  snprintf (file, file_len, "%s/%s", dir, file_name);
+  return place_object (s, payload, file);
 }
 
 int
@@ -125,9 +124,9 @@ situation_hold_fifo (enum situation s, const char *file)
   return fd;
 }
 
-/* A memfd holding ROUTE's payload at descriptor MEMFD_FD.  */
+/* A memfd holding PAYLOAD at descriptor MEMFD_FD.  */
 static int
-enter_memfd (unsigned int flags, const struct route *route)
+enter_memfd (unsigned int flags, const char *payload)
 {
   int fd = memfd_create ("payload", flags);
   if (fd < 0)
@@ -135,7 +134,7 @@ enter_memfd (unsigned int flags, const struct route *route)
       printf ("memfd_create: %s\n", strerror (errno));
       return -1;
     }
-  if (copy_into_fd (payload_source (route), fd) != 0
+  if (copy_into_fd (payload, fd) != 0
       || dup2 (fd, MEMFD_FD) != MEMFD_FD)
     {
       printf ("# filling the memfd: %m\n");
@@ -179,14 +178,14 @@ enter_landlock (void)
 }
 
 int
-situation_enter (enum situation s, const struct route *route)
+situation_enter (enum situation s, const char *payload)
 {
   switch (s)
     {
     case MEMFD_EXEC:
-      return enter_memfd (MFD_EXEC, route);
+      return enter_memfd (MFD_EXEC, payload);
     case MEMFD_NOEXEC:
-      return enter_memfd (MFD_NOEXEC_SEAL, route);
+      return enter_memfd (MFD_NOEXEC_SEAL, payload);
     case LANDLOCK_DENIED:
       return enter_landlock ();
     default:

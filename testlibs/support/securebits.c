@@ -15,6 +15,29 @@ set_restrict_file (void)
              : -1;
 }
 
+#define EXEC_SECUREBITS                                                      \
+  (SECBIT_EXEC_RESTRICT_FILE | SECBIT_EXEC_RESTRICT_FILE_LOCKED                \
+   | SECBIT_EXEC_DENY_INTERACTIVE | SECBIT_EXEC_DENY_INTERACTIVE_LOCKED)
+
+int
+set_exec_securebits (long exec_bits)
+{
+  long bits = prctl (PR_GET_SECUREBITS);
+  if (bits < 0)
+    {
+      printf ("# PR_GET_SECUREBITS: %m\n");
+      return -1;
+    }
+  long wanted = (bits & ~(long) EXEC_SECUREBITS) | exec_bits;
+  /* Without CAP_SETPCAP even a call that changes nothing fails.  */
+  if (wanted != bits && prctl (PR_SET_SECUREBITS, wanted) != 0)
+    {
+      printf ("# PR_SET_SECUREBITS %#lx: %m\n", wanted);
+      return -1;
+    }
+  return 0;
+}
+
 int
 try_unlock (void)
 {

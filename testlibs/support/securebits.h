@@ -8,6 +8,11 @@
    needed).  Returns 0 or -1.  */
 int set_restrict_file (void);
 
+/* Make the exec securebits (SECBIT_EXEC_* and their locks) exactly
+   EXEC_BITS, keeping the others.  Returns 0, or -1 after printing why as
+   a TAP comment.  */
+int set_exec_securebits (long exec_bits);
+
 /* What any process can try: clear SECBIT_EXEC_RESTRICT_FILE.  Prints
    "unlock: refused" or "unlock: succeeded" and returns 0 if it was
    refused.  */
