@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc testlibs image build check check-names check-glibc check-glibc-baseline bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs packages image build check check-names check-glibc check-glibc-baseline bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -48,8 +48,9 @@ help:
 	@echo "                boot, run CMD in the guest (in DIR, shared from the host),"
 	@echo "                print its output; the exit status is CMD's"
 	@echo "make deps       install the Debian packages the project needs"
-	@echo "make kernel | glibc | testlibs | image | build   build one stage"
-	@echo "                (and the stages it needs), or all"
+	@echo "make kernel | glibc | testlibs | packages | image | build   build one stage"
+	@echo "                (and the stages it needs), or all (packages: the"
+	@echo "                patched Debian packages of interpreter-patches/, as .debs)"
 	@echo "make clean      remove build/ (caches outside the checkout stay)"
 	@echo "make clean-cache  also remove the caches (ccache, artifacts, glibc trees)"
 	@echo "Variables: ACCEL=tcg|kvm (default tcg), TIMEOUT=seconds per boot,"
@@ -61,7 +62,7 @@ help:
 deps:
 	@$(SCRIPTS)/build-all.sh deps
 
-kernel glibc testlibs image:
+kernel glibc testlibs packages image:
 	@$(SCRIPTS)/build-all.sh $@
 
 build:

@@ -102,6 +102,17 @@ check_built() {
 	[ -f "$IMAGE" ] || die "no image at $IMAGE (run: make image)"
 }
 
+# write_package_versions FILE: "NAME VERSION" of every binary package the
+# package stages built (build/packages/*/debs).
+write_package_versions() {
+	local deb
+	for deb in "$BUILD"/packages/*/debs/*.deb; do
+		[ -f "$deb" ] || continue
+		# shellcheck disable=SC2016 # dpkg-deb's ${fields}, not the shell's
+		dpkg-deb --showformat='${Package} ${Version}\n' -W "$deb"
+	done >"$1"
+}
+
 # write_job JOBDIR USER FILTER CMD...: the files the guest's job unit and
 # its command read (docs/testing.md); FILTER (a file, or empty for none)
 # becomes the job's filter.
@@ -120,6 +131,7 @@ write_job() {
 	cp "$BUILD/kernel/release" "$dir/expected/kernel.release"
 	cp "$BUILD/kernel/version" "$dir/expected/kernel.version"
 	cp "$BUILD/glibc/libc.build-id" "$BUILD/glibc/ld.build-id" "$dir/expected/"
+	write_package_versions "$dir/expected/packages"
 	od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$dir/nonce"
 }
 

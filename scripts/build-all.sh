@@ -5,7 +5,7 @@
 # refuses to run when a stage before it has not been built.
 #   build-all.sh           everything the guest needs (up to the image)
 #   build-all.sh STAGE     STAGE and the stages it needs: deps, kernel,
-#                          glibc, testlibs or image
+#                          glibc, testlibs, packages or image
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -18,8 +18,9 @@ stages_for() {
 	kernel) echo deps kernel ;;
 	glibc) echo deps glibc ;;
 	testlibs) echo deps kernel testlibs ;;
-	image) echo deps kernel glibc testlibs image ;;
-	*) die "usage: build-all.sh [deps | kernel | glibc | testlibs | image]" ;;
+	packages) echo deps packages ;;
+	image) echo deps kernel glibc testlibs packages image ;;
+	*) die "usage: build-all.sh [deps | kernel | glibc | testlibs | packages | image]" ;;
 	esac
 }
 
@@ -27,6 +28,7 @@ stages_for() {
 stage_script() {
 	case $1 in
 	deps) echo "$TOP/scripts/deps.sh" ;;
+	packages) echo "$TOP/scripts/build-package.sh" ;;
 	*) echo "$TOP/scripts/build-$1.sh" ;;
 	esac
 }

@@ -2,11 +2,13 @@
 # Build the guest disk image with mkosi (images/): Debian bookworm from the
 # build machine's own apt mirror, with the project's glibc (build/glibc/root)
 # over Debian's, the kernel stage's user-space outputs (build/kernel/guest-root:
-# selftests, set-exec, the IPE test key) and the test programs
-# (build/testlibs/root).  Output: build/image/checkexec.raw.  mkosi's
-# incremental cache lives in the cache directory, so a rebuild after a glibc
-# or testlibs change skips the bootstrap.  The image's key has the content of
-# the three trees it packs, not the keys of the stages that made them: a
+# selftests, set-exec, the IPE test key), the test programs
+# (build/testlibs/root) and the patched Debian packages
+# (build/packages/*/debs, installed with dpkg over Debian's by
+# mkosi.postinst).  Output: build/image/checkexec.raw.  mkosi's incremental
+# cache lives in the cache directory, so a rebuild after a glibc or testlibs
+# change skips the bootstrap.  The image's key has the content of the trees
+# and packages it packs, not the keys of the stages that made them: a
 # stage rebuilt from the same inputs need not give the same bytes (the glibc
 # tree rebuilt under its key did not), and the image must hold what was just
 # built.  The image holds no kernel, so a change of the bzImage alone does
@@ -17,8 +19,9 @@
 #                               unless it is there (build-all.sh runs this
 #                               beside the other stages: it needs none)
 # KERNEL_OUT (default build/kernel), GLIBC_OUT (default build/glibc),
-# TESTLIBS (default build/testlibs): the stage outputs to build on (make
-# check's key test points them at changed copies).
+# TESTLIBS (default build/testlibs), PACKAGES_OUT (default build/packages):
+# the stage outputs to build on (make check's key test points them at
+# changed copies).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -29,6 +32,10 @@ GLIBC_ROOT=$GLIBC_OUT/root
 KERNEL_OUT=${KERNEL_OUT:-$BUILD/kernel}
 TESTLIBS=${TESTLIBS:-$BUILD/testlibs}
 SKELETON=$BUILD/image-skeleton
+PACKAGES_OUT=${PACKAGES_OUT:-$BUILD/packages}
+# The .debs, where mkosi.postinst finds them in the image.
+PACKAGE_TREE=$BUILD/image-packages
+PACKAGE_DIR=var/cache/checkexec/packages
 
 case ${1:-} in
 "" | --print-key | --base) ;;
@@ -104,6 +111,31 @@ fi
 [ -d "$GLIBC_ROOT" ] || die "no glibc build in $GLIBC_OUT (run: make glibc)"
 [ -d "$KERNEL_OUT/guest-root" ] ||
 	die "no kernel user space in $KERNEL_OUT/guest-root (run: make kernel)"
+PACKAGE_NAMES=$("$TOP/scripts/build-package.sh" --list)
+
+# packages_content: NAME=HASH of the .debs of each package of the list,
+# which must be built from its current inputs.
+packages_content() {
+	local name
+	for name in $PACKAGE_NAMES; do
+		[ "$(cat "$PACKAGES_OUT/$name/.key" 2>/dev/null)" = \
+			"$("$TOP/scripts/build-package.sh" --print-key "$name")" ] ||
+			die "package $name in $PACKAGES_OUT is missing or not built from the current sources (run: make packages)"
+		echo "$name=$(tree_hash "$PACKAGES_OUT/$name/debs")"
+	done
+}
+
+# gather_packages: the .debs of every package into the package tree.
+gather_packages() {
+	local name
+	rm -rf "$PACKAGE_TREE"
+	mkdir -p "$PACKAGE_TREE/$PACKAGE_DIR"
+	for name in $PACKAGE_NAMES; do
+		cp "$PACKAGES_OUT/$name/debs/"*.deb "$PACKAGE_TREE/$PACKAGE_DIR/"
+	done
+}
+
+packages=$(packages_content)
 testlibs_key=$(KERNEL_OUT=$KERNEL_OUT "$TOP/scripts/build-testlibs.sh" --print-key)
 # Before the test programs are built there is no content to hash: only
 # --print-key gets that far (a build stops at the testlibs key check).
@@ -111,7 +143,8 @@ testlibs_content=none
 [ -d "$TESTLIBS/root" ] && testlibs_content=$(tree_hash "$TESTLIBS/root")
 key=$(content_key "$base_key" "glibc=$(tree_hash "$GLIBC_ROOT")" \
 	"testlibs=$testlibs_key" "testlibs-content=$testlibs_content" \
-	"kernel-user-space=$(tree_hash "$KERNEL_OUT/guest-root")" images \
+	"kernel-user-space=$(tree_hash "$KERNEL_OUT/guest-root")" \
+	"packages=$packages" images \
 	scripts/build-image.sh scripts/lib.sh)
 if [ "${1:-}" = --print-key ]; then
 	echo "$key"
@@ -155,9 +188,11 @@ else
 	say "image: the bootstrap takes $(fresh_time image-bootstrap)"
 fi
 make_skeleton
+gather_packages
 run_step "image: mkosi build ($note)" "$LOGS/image-mkosi.log" run_mkosi \
 	--extra-tree="$TOP/images/mkosi.extra" --extra-tree="$GLIBC_ROOT" \
-	--extra-tree="$KERNEL_OUT/guest-root" --extra-tree="$TESTLIBS/root"
+	--extra-tree="$KERNEL_OUT/guest-root" --extra-tree="$TESTLIBS/root" \
+	--extra-tree="$PACKAGE_TREE"
 image=$(find_image)
 [ -n "$image" ] || die "mkosi did not write checkexec.raw below $workdir (log: $LOGS/image-mkosi.log)"
 echo "$key" >"$workdir/image.key"

@@ -2,7 +2,7 @@
 # The generic source stage (source-stage.sh) on a package of the other
 # origin than glibc's: Debian's dash, fetched with apt-get source from the
 # deb-src twin of the machine's apt sources, with a series of test patches
-# made here.  Run by make check; prints one TAP line per check ("ok -
+# made here; and build-package.sh's refusal of malformed package data.  Run by make check; prints one TAP line per check ("ok -
 # source stage: ...", the same words whether it passes or fails, what
 # varies on "# " lines); exit status 1 on any failure.  Works in a cache of
 # its own (a temporary directory), so the project's cache is not touched.
@@ -160,4 +160,51 @@ expect_refusal "upstream-only naming a file the source has" "is refused" \
 VERSION=0.0-not-a-version
 expect_refusal "a version the machine's apt sources do not have" \
 	"stops the stage, saying so" "have no source package $PACKAGE=0.0-not-a-version"
+
+# The data of a package (interpreter-patches/NAME/package), malformed:
+# build-package.sh refuses it before it fetches anything, saying why.
+DATA_DIR=$STAGE_TEST_DIR/packages
+mkdir -p "$DATA_DIR/pkg"
+echo pkg >"$DATA_DIR/packages"
+
+# package_data_refused WHAT MESSAGE NAME [LINE...]: data of LINEs for
+# package NAME is refused with MESSAGE.
+package_data_refused() {
+	local what=$1 message=$2 name=$3 out
+	shift 3
+	printf '%s\n' "$@" >"$DATA_DIR/pkg/package"
+	if out=$(CHECKEXEC_PACKAGES_DIR=$DATA_DIR "$TOP/scripts/build-package.sh" \
+		--print-key "$name" 2>&1); then
+		note "$what was accepted: $out"
+		fail "package data: $what is refused, saying why"
+	elif grep -qF "$message" <<<"$out"; then
+		pass "package data: $what is refused, saying why"
+	else
+		note "$what failed without saying why: $out"
+		fail "package data: $what is refused, saying why"
+	fi
+}
+
+GOOD=("source=dash" "version=0.5.12-2" "build=debian" "install=dash")
+package_data_refused "a package without a series" "pkg/series is missing" \
+	pkg "${GOOD[@]}"
+echo "# no patches" >"$DATA_DIR/pkg/series"
+printf '%s\n' "# a comment" "${GOOD[@]}" >"$DATA_DIR/pkg/package"
+if key=$(CHECKEXEC_PACKAGES_DIR=$DATA_DIR "$TOP/scripts/build-package.sh" \
+	--print-key pkg 2>&1) && [[ $key =~ ^[0-9a-f]{16}$ ]]; then
+	pass "package data: well-formed data gives the stage's key"
+else
+	note "well-formed data: $key"
+	fail "package data: well-formed data gives the stage's key"
+fi
+package_data_refused "a package not in the list" "other is not a package of" \
+	other "${GOOD[@]}"
+package_data_refused "an unknown field" "unknown field 'configure'" pkg \
+	"${GOOD[@]}" "configure=--with-x"
+package_data_refused "a missing version" "has no version=" pkg \
+	source=dash build=debian install=dash
+package_data_refused "an unknown way to build" "build=make is not a way this stage knows" \
+	pkg source=dash version=0.5.12-2 build=make install=dash
+package_data_refused "no binary package to install" "has no install=" pkg \
+	source=dash version=0.5.12-2 build=debian
 exit "$TAP_FAILED"

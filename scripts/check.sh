@@ -143,20 +143,21 @@ stage_keys_follow_inputs() {
 	return "$rc"
 }
 
-# image_key_of DIR: the image's key on the glibc and test program outputs
-# copied to DIR/glibc and DIR/testlibs.
+# image_key_of DIR: the image's key on the glibc, test program and package
+# outputs copied to DIR/glibc, DIR/testlibs and DIR/packages.
 image_key_of() {
-	GLIBC_OUT=$1/glibc TESTLIBS=$1/testlibs "$TOP/scripts/build-image.sh" --print-key
+	GLIBC_OUT=$1/glibc TESTLIBS=$1/testlibs PACKAGES_OUT=$1/packages \
+		"$TOP/scripts/build-image.sh" --print-key
 }
 
-# image_key_follows_built_bytes: a glibc or test program rebuilt under the
-# same stage key but with other bytes (a build need not be reproducible)
-# changes the image's key, so the image holds what was just built.  Checked
-# on copies of the two stages' outputs.
+# image_key_follows_built_bytes: a glibc, test program or package rebuilt
+# under the same stage key but with other bytes (a build need not be
+# reproducible) changes the image's key, so the image holds what was just
+# built.  Checked on copies of the three stages' outputs.
 image_key_follows_built_bytes() {
-	local tmp program key0 key1 key2 rc=0
+	local tmp program deb key0 key1 key2 key3 rc=0
 	tmp=$(mktemp -d "$BUILD/.image-key-XXXXXX")
-	cp -a "$BUILD/glibc" "$BUILD/testlibs" "$tmp/"
+	cp -a "$BUILD/glibc" "$BUILD/testlibs" "$BUILD/packages" "$tmp/"
 	key0=$(image_key_of "$tmp")
 	echo changed >>"$tmp/glibc/root/usr/lib/x86_64-linux-gnu/libc.so.6"
 	key1=$(image_key_of "$tmp")
@@ -167,6 +168,11 @@ image_key_follows_built_bytes() {
 	key2=$(image_key_of "$tmp")
 	echo "# ${program##*/} with other bytes, same testlibs key: image key $key1 -> $key2"
 	[ "$key1" != "$key2" ] || rc=1
+	deb=$(find "$tmp/packages" -type f -name '*.deb' -print -quit)
+	echo changed >>"${deb:?no .deb in build/packages}"
+	key3=$(image_key_of "$tmp")
+	echo "# ${deb##*/} with other bytes, same package key: image key $key2 -> $key3"
+	[ "$key2" != "$key3" ] || rc=1
 	rm -rf "$tmp"
 	return "$rc"
 }
@@ -259,7 +265,7 @@ host_part() {
 		kvm_refused_at_once
 	host_check "a bzImage-only change rebuilds neither the test programs nor the image; a selftest or header change does" \
 		stage_keys_follow_inputs
-	host_check "a glibc or test program rebuilt with other bytes under the same stage key changes the image's key" \
+	host_check "a glibc, test program or package rebuilt with other bytes under the same stage key changes the image's key" \
 		image_key_follows_built_bytes
 	host_check "the image's file system takes a new UUID after a later mount (mkosi's refresh of its cached base)" \
 		image_fs_takes_new_uuid

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # make demo: boot the guest, run the catalogue of bypass attempts
-# (testlibs/run-demo) in the open, audit and enforced sessions, render its
-# results as a table (also kept in build/demo-table.txt) and judge them:
-# every attempt that is a matrix case ended as the matrix's oracle says,
-# every legitimate program runs in every session, no payload runs or is
-# mapped executable in the enforced one.
+# (testlibs/run-demo) in the open, audit, enforced and service sessions,
+# render its results as a table (also kept in build/demo-table.txt) and
+# judge them: every attempt that is a matrix case ended as the matrix's
+# oracle says, every legitimate program runs in every session, no payload
+# runs or is mapped executable in a session that must keep it out (the
+# enforced and service sessions; for code that comes from no file, such as
+# sh -c, only the service session).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -13,12 +15,12 @@ source "$TOP/scripts/records.sh"
 
 RESULTS=$BUILD/jobs/demo/demo-results
 TABLE=$BUILD/demo-table.txt
-SESSIONS=(open audit enforced)
+SESSIONS=(open audit enforced service)
 
 # load_results: the records into CELL, MESSAGE, MATCHED, WHY, LEGITIMATE
 # and ORDER (the attempts in the guest's order); dies on a truncated or
 # malformed file.
-declare -A CELL=() MESSAGE=() MATCHED=() WHY=() LEGITIMATE=()
+declare -A CELL=() MESSAGE=() MATCHED=() WHY=() LEGITIMATE=() GUARDED=()
 ORDER=()
 load_results() {
 	local line attempt session expected header
@@ -34,6 +36,8 @@ load_results() {
 		fi
 		[ -n "${LEGITIMATE[$attempt]:-}" ] || ORDER+=("$attempt")
 		LEGITIMATE[$attempt]=$(record_field "$line" legitimate)
+		GUARDED[$attempt]=$(record_field "$line" guarded) ||
+			die "a record without guarded= in $RESULTS: $line"
 		CELL[$attempt/$session]=$(record_field "$line" verdict)
 		MATCHED[$attempt/$session]=$(record_field "$line" matched) ||
 			die "a record without matched= in $RESULTS: $line"
@@ -57,20 +61,22 @@ cell() {
 }
 
 render_table() {
-	local attempt
-	printf '%-44s | %-26s | %-26s | %s\n' attempt "${SESSIONS[@]}"
-	printf '%.0s-' {1..130}
+	local attempt session
+	printf '%-44s | %-26s | %-26s | %-26s | %s\n' attempt "${SESSIONS[@]}"
+	printf '%.0s-' {1..158}
 	echo
 	for attempt in "${ORDER[@]}"; do
-		printf '%-44s | %-26s | %-26s | %s\n' "$attempt" \
+		printf '%-44s | %-26s | %-26s | %-26s | %s\n' "$attempt" \
 			"$(cell "$attempt" open)" "$(cell "$attempt" audit)" \
-			"$(cell "$attempt" enforced)"
+			"$(cell "$attempt" enforced)" "$(cell "$attempt" service)"
 	done
-	echo
-	echo "What ld.so said when it refused, or when the kernel refused its mapping (enforced session):"
-	for attempt in "${ORDER[@]}"; do
-		[ -n "${MESSAGE[$attempt/enforced]}" ] &&
-			printf '  %s:\n    %s\n' "$attempt" "${MESSAGE[$attempt/enforced]}"
+	for session in enforced service; do
+		echo
+		echo "What ld.so or the interpreter said when it refused, or the kernel when it refused a mapping ($session session):"
+		for attempt in "${ORDER[@]}"; do
+			[ -n "${MESSAGE[$attempt/$session]}" ] &&
+				printf '  %s:\n    %s\n' "$attempt" "${MESSAGE[$attempt/$session]}"
+		done
 	done
 	return 0
 }
@@ -90,9 +96,9 @@ judge() {
 				warn "legitimate, but not run in the $session session: $attempt ($cell)"
 				FAILURES=$((FAILURES + 1))
 			fi
-			case $session/$cell in
-			enforced/RAN* | enforced/MAPPED | enforced/loaded)
-				warn "the payload got through the enforced session: $attempt ($cell)"
+			case ,${GUARDED[$attempt]},/$cell in
+			*,$session,*/RAN* | *,$session,*/MAPPED | *,$session,*/loaded)
+				warn "the payload got through the $session session: $attempt ($cell)"
 				FAILURES=$((FAILURES + 1))
 				;;
 			esac

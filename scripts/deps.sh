@@ -11,6 +11,9 @@ PACKAGES=(
 	# toolchain and kernel build
 	build-essential gcc-12 g++-12 bc bison flex libssl-dev libelf-dev cpio
 	kmod rsync xz-utils python3 perl ccache
+	# Debian packages of interpreter-patches/ (each source's own
+	# Build-Depends are installed by build-package.sh)
+	dpkg-dev fakeroot
 	# the IPE test key that the guest kernel trusts
 	openssl
 	# glibc build (debian/control Build-Depends that apply to amd64)
