@@ -13,6 +13,8 @@ const struct script_route script_routes[] = {
     "standard input", { DASH }, { NULL } },
   { "dash -s < FILE", INPUT_STDIN_FILE, false, "payload.sh", false,
     DASH_AUDIT, "standard input", { DASH, "-s" }, { NULL } },
+  { "dash -i < FILE", INPUT_STDIN_FILE, true, "payload.sh", false,
+    DASH_AUDIT, "standard input", { DASH, "-i" }, { NULL } },
   { "dash: . FILE", INPUT_FILE, false, "payload.sh", false, DASH_AUDIT, NULL,
     { DASH, SCRIPT_DRIVERS "/dot", "@FILE@" }, { NULL } },
   { "dash: command . FILE", INPUT_FILE, false, "payload.sh", false,
