@@ -24,8 +24,10 @@ struct script_child
   enum script_bits bits;
   const struct case_user *user;
   const char *dir, *file;
-  char code[4096];  /* the payload's text */
 };
+
+/* The payload's text, read once (script_cases_prepare).  */
+static char payload_code[4096];
 
 /* Copy TEMPLATE into BUF (LEN bytes) with @FILE@, @DIR@ and @CODE@
    replaced.  Returns BUF, or NULL if it does not fit.  */
@@ -43,7 +45,7 @@ expand (const char *template, const struct script_child *c, char *buf,
       else if (strncmp (p, "@DIR@", 5) == 0)
         value = c->dir, skip = 5;
       else if (strncmp (p, "@CODE@", 6) == 0)
-        value = c->code, skip = 6;
+        value = payload_code, skip = 6;
       size_t add = value != NULL ? strlen (value) : 1;
       if (n + add >= len)
         return NULL;
@@ -70,8 +72,8 @@ set_stdin (const struct script_child *c)
       if (pipe (pipe_fds) != 0)
         return -1;
       /* The payload is far smaller than a pipe's buffer.  */
-      if (write (pipe_fds[1], c->code, strlen (c->code))
-          != (ssize_t) strlen (c->code))
+      if (write (pipe_fds[1], payload_code, strlen (payload_code))
+          != (ssize_t) strlen (payload_code))
         return -1;
       close (pipe_fds[1]);
       fd = pipe_fds[0];
@@ -130,12 +132,15 @@ run_child (void *arg, int out)
   _exit (126);
 }
 
-/* Read the payload's text into C->code.  */
-static int
-read_code (struct script_child *c)
+int
+script_cases_prepare (void)
 {
+  /* The parent of the situations' directory on the root file system.  */
+  if (make_directory ("/var/lib/checkexec", 0755) != 0
+      || make_directory (MARK_DIR, 0777) != 0)
+    return -1;
   int fd = open (SCRIPT_PAYLOAD, O_RDONLY | O_CLOEXEC);
-  ssize_t n = fd >= 0 ? read (fd, c->code, sizeof c->code - 1) : -1;
+  ssize_t n = fd >= 0 ? read (fd, payload_code, sizeof payload_code - 1) : -1;
   if (fd >= 0)
     close (fd);
   if (n <= 0)
@@ -143,7 +148,7 @@ read_code (struct script_child *c)
       printf ("# reading %s: %m\n", SCRIPT_PAYLOAD);
       return -1;
     }
-  c->code[n] = '\0';
+  payload_code[n] = '\0';
   return 0;
 }
 
@@ -182,9 +187,8 @@ script_case_run (const char *case_dir, const struct script_route *route,
 
   *why = "setting up the case failed";
   output[0] = '\0';
-  c = (struct script_child) { route, s, b, user, dir, file, "" };
-  if (make_directory (MARK_DIR, 0777) == 0 && (unlink (MARK) == 0 || errno == ENOENT)
-      && read_code (&c) == 0
+  c = (struct script_child) { route, s, b, user, dir, file };
+  if ((unlink (MARK) == 0 || errno == ENOENT)
       && situation_prepare (s, SCRIPT_PAYLOAD, route->file_name, case_dir,
                             dir, sizeof dir, file, sizeof file)
              == 0)

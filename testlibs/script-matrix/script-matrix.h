@@ -100,6 +100,10 @@ bool script_outcome_matches (enum script_outcome expected, const char *name,
                              bool marked, const char *output, int status,
                              const char **why);
 
+/* As root, once: the directories the cases need, and the payload's text.
+   Returns 0, or -1 after printing why.  */
+int script_cases_prepare (void);
+
 /* Set up, run as USER and judge one case in the case directory CASE_DIR;
    OUTPUT (LEN bytes) gets what it printed.  Returns whether it matched
    the expected outcome, with WHY set when not.  */

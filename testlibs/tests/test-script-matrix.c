@@ -10,7 +10,6 @@
 
 #include "case-filter.h"
 #include "command.h"
-#include "files.h"
 #include "script-matrix.h"
 
 /* The description of a case in its TAP line (case_name, the securebits
@@ -102,8 +101,7 @@ main (int argc, char **argv)
     return 1;
   if (list)
     return for_each_case (&filter, users, list_case);
-  /* The parent of the situations' directory on the root file system.  */
-  if (make_directory ("/var/lib/checkexec", 0755) != 0)
+  if (script_cases_prepare () != 0)
     return 1;
   printf ("1..%d\n", for_each_case (&filter, users, count_case));
   fflush (stdout);
