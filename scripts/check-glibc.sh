@@ -30,6 +30,8 @@ SERIES_TESTS='elf/tst-exec-check.*\|elf/tst-load-nonregular\|elf/tst-load-lease'
 TAP_PREFIX=glibc
 # shellcheck source=scripts/tap.sh
 source "$TOP/scripts/tap.sh"
+# shellcheck source=scripts/test-record.sh
+source "$TOP/scripts/test-record.sh"
 
 # run_elf_suite: build and run the elf tests of the current tree (the
 # results of an earlier run are removed first) and write their results,
@@ -46,6 +48,10 @@ run_elf_suite() {
 }
 
 BASELINE=$TOP/scripts/glibc-elf-baseline
+RECORD_HEADER="# glibc's elf test suite on Debian's glibc-source without our
+# patches: the baseline scripts/check-glibc.sh compares the patched
+# suite with.  Written by 'make check-glibc-baseline' (do not edit);
+# valid while every 'depends:' line is true of the machine."
 
 # machine_facts: what the elf suite's results depend on besides the tree,
 # one "depends: ..." line each: the record is valid on this machine only
@@ -78,34 +84,6 @@ elf_suite() {
 	run_step "glibc ($1): build and run the elf test suite" \
 		"$LOGS/glibc-$1-elf-check.log" run_elf_suite
 	echo "$stamp" >"$TREE/elf-results.stamp"
-}
-
-# write_record RESULTS FILE: the record of the unpatched RESULTS.
-write_record() {
-	{
-		echo "# glibc's elf test suite on Debian's glibc-source without our"
-		echo "# patches: the baseline scripts/check-glibc.sh compares the patched"
-		echo "# suite with.  Written by 'make check-glibc-baseline' (do not edit);"
-		echo "# valid while every 'depends:' line is true of the machine."
-		machine_facts
-		cat "$1"
-	} >"$2"
-}
-
-# record_results RECORD: the result lines of RECORD.
-record_results() {
-	grep -E '^[A-Z]+: ' "$1"
-}
-
-# record_is_current RECORD: RECORD exists and was made on a machine like
-# this one; if not, say how it differs.
-record_is_current() {
-	local diff
-	[ -f "$1" ] || { note "there is no record at $1"; return 1; }
-	diff=$(diff <(grep '^depends: ' "$1") <(machine_facts)) && return 0
-	note "the record was made on another machine (< record, > this machine):"
-	note "$(grep '^[<>]' <<<"$diff")"
-	return 1
 }
 
 # manual_hunks PATCH: the lines the patch adds to manual/*.texi (Debian's
@@ -141,11 +119,6 @@ check_manual() {
 	fi
 }
 
-# summarize RESULTS: "N PASS, N FAIL, ..." for the kinds of result seen.
-summarize() {
-	cut -d: -f1 "$1" | sort | uniq -c | awk '{printf "%s%d %s", sep, $1, $2; sep=", "}'
-}
-
 # check_new_tests RESULTS: each test of the patch passed.
 check_new_tests() {
 	local name result
@@ -160,21 +133,6 @@ check_new_tests() {
 	done < <(sed -n "s#^\([A-Z]*\): \($SERIES_TESTS\)\$#\1 \2#p" "$1")
 }
 
-# compare_suites BASELINE PATCHED: no test that passed unpatched fails.
-compare_suites() {
-	local regressions
-	regressions=$(sed -n 's/^PASS: //p' "$1" | while read -r name; do
-		grep -qx "PASS: $name" "$2" || echo "$name"
-	done)
-	note "unpatched (recorded): $(summarize "$1"); patched: $(summarize "$2")"
-	if [ -z "$regressions" ]; then
-		pass "elf suite: no test that passes unpatched fails patched"
-	else
-		note "passes unpatched, not patched: $(echo "$regressions" | tr '\n' ' ')"
-		fail "elf suite: no test that passes unpatched fails patched"
-	fi
-}
-
 # make_baseline: build the unpatched tree, run its suite and write the
 # record, or compare with the record already made on this machine.
 make_baseline() {
@@ -184,30 +142,16 @@ make_baseline() {
 	"$TOP/scripts/build-glibc.sh" --unpatched
 	elf_suite unpatched
 	new=$BUILD/glibc-elf-baseline.new
-	write_record "$TREE/elf-results" "$new"
-	if [ "${BASELINE_WRITE:-0}" != 1 ] && record_is_current "$BASELINE"; then
-		if diff -u <(record_results "$BASELINE") <(record_results "$new") |
-			sed 's/^/# /'; then
-			pass "the unpatched elf suite gives the recorded results ($(summarize "$TREE/elf-results"))"
-		else
-			fail "the unpatched elf suite differs from $BASELINE (above); BASELINE_WRITE=1 make check-glibc-baseline records this run"
-		fi
-	else
-		cp "$new" "$BASELINE"
-		pass "recorded the unpatched elf suite in $BASELINE ($(summarize "$TREE/elf-results")); commit it"
-	fi
+	write_record "$TREE/elf-results" "$new" "$RECORD_HEADER"
+	keep_or_write_record "$new" "$BASELINE" "$TREE/elf-results" "elf suite" \
+		"make check-glibc-baseline"
 }
 
 # check_series: the series' tests and the patched suite against the record.
 check_series() {
 	local patched new_tests results
 	check_manual
-	if record_is_current "$BASELINE"; then
-		pass "the recorded unpatched elf results are for this machine"
-	else
-		note "make a new record on this machine: make check-glibc-baseline"
-		fail "the recorded unpatched elf results are for this machine"
-	fi
+	check_record_current "$BASELINE" "elf results" "make check-glibc-baseline"
 	"$TOP/scripts/build-all.sh" glibc
 	elf_suite patched
 	patched=$TREE/elf-results
@@ -221,7 +165,7 @@ check_series() {
 	check_new_tests "$patched"
 	results=$(mktemp)
 	record_results "$BASELINE" >"$results" 2>/dev/null || true
-	compare_suites "$results" "$patched"
+	compare_suites "elf suite" "$results" "$patched"
 	rm -f "$results"
 }
 
