@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc testlibs packages image build check check-names check-glibc check-glibc-baseline bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs packages image build check check-names check-glibc check-glibc-baseline check-python check-python-baseline bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -25,6 +25,11 @@ help:
 	@echo "make check-glibc-baseline  build the unpatched glibc, run its elf suite"
 	@echo "                and record the results in scripts/glibc-elf-baseline"
 	@echo "                (not in make check; its time: scripts/stage-times)"
+	@echo "make check-python  python3.11's tests of the series and the test modules"
+	@echo "                that cover it, patched vs the recorded unpatched results,"
+	@echo "                on the host (part of make check)"
+	@echo "make check-python-baseline  build the unpatched python3.11, run those"
+	@echo "                modules, record the results in scripts/python-test-baseline"
 	@echo "make bench      the cost of the check: both kernels (with and without the"
 	@echo "                fast path), stock vs patched ld.so, timed and counted in"
 	@echo "                instructions (ACCEL=icount); build/bench-table.txt"
@@ -79,6 +84,12 @@ check-glibc:
 
 check-glibc-baseline:
 	@$(SCRIPTS)/check-glibc.sh --baseline
+
+check-python:
+	@$(SCRIPTS)/check-python.sh
+
+check-python-baseline:
+	@$(SCRIPTS)/check-python.sh --baseline
 
 bench:
 	@$(SCRIPTS)/bench.sh

@@ -10,12 +10,28 @@
 #   build=debian   dpkg-buildpackage -B: Debian's own rules, so Debian's
 #                  configure flags and patches, without tests and
 #                  documentation (DEB_BUILD_OPTIONS/PROFILES nocheck nodoc)
+#   build=debian-target
+#                  one target of Debian's rules (target=, with the make
+#                  variables make= and the DEB_BUILD_OPTIONS options=), for
+#                  a source whose whole build is far too long; Debian's
+#                  binary packages of the same version are then repacked
+#                  with what it changes: each replace=TREE PATH puts the
+#                  tree's file TREE at PATH; TREE/ and PATH/ put every file
+#                  the series changes below TREE/ at the same place below
+#                  PATH/, in the install= package that has it.
 # Every binary package is versioned VERSION+checkexec1 (a changelog entry
-# is added), and the .debs of the binary packages install= names are the
-# output: build/packages/NAME/debs/, which the image installs.
+# is added, or the repacked control files say so), and the .debs of the
+# binary packages install= names are the output:
+# build/packages/NAME/debs/, which the image installs.
 #   build-package.sh                   build every package of the list
 #   build-package.sh NAME              build NAME, unless up to date
 #   build-package.sh --print-key NAME  print NAME's stage key and stop
+#   build-package.sh --print-source NAME
+#                                      print the source tree NAME's last
+#                                      build used (for its own tests)
+#   build-package.sh --unpatched NAME  build NAME without our series, into
+#                                      build/packages-unpatched/NAME (the
+#                                      baseline of its tests, the bench)
 #   build-package.sh --list            the packages, in build order
 # CHECKEXEC_PACKAGES_DIR: another directory of packages (make check's test
 # of malformed data).
@@ -32,10 +48,10 @@ case $PACKAGES_DIR in
 esac
 SUFFIX=+checkexec1
 # The fields a package's data may have.
-FIELDS="source version build install"
+FIELDS="source version build install target options make replace"
 
 usage() {
-	die "usage: build-package.sh [[--print-key] NAME | --list]"
+	die "usage: build-package.sh [[--print-key | --print-source | --unpatched] NAME | --list]"
 }
 
 # package_list: the names in interpreter-patches/packages, in order.
@@ -46,7 +62,12 @@ package_list() {
 
 # field NAME: the value of NAME= in the package's data (empty if absent).
 field() {
-	sed -n "s/^$1=//p" "$DATA" | tail -n 1
+	fields "$1" | tail -n 1
+}
+
+# fields NAME: every value of NAME=, one per line.
+fields() {
+	sed -n "s/^$1=//p" "$DATA"
 }
 
 # read_package NAME: check the package's data and set DATA, SOURCE,
@@ -71,8 +92,23 @@ read_package() {
 	done
 	[ ${#INSTALL[@]} -gt 0 ] || die "$PACKAGES_DIR/$name/package has no install= (the binary packages the image takes)"
 	case $BUILD_KIND in
-	debian) ;;
-	*) die "$PACKAGES_DIR/$name/package: build=$BUILD_KIND is not a way this stage knows (debian)" ;;
+	debian)
+		for key in target options make replace; do
+			[ -z "$(field "$key")" ] ||
+				die "$PACKAGES_DIR/$name/package: $key= is for build=debian-target"
+		done
+		;;
+	debian-target)
+		for key in target replace; do
+			[ -n "$(field "$key")" ] ||
+				die "$PACKAGES_DIR/$name/package: build=debian-target needs $key="
+		done
+		while read -r key; do
+			[[ $key =~ ^[^[:space:]]+[[:space:]]+[^[:space:]]+$ ]] ||
+				die "$PACKAGES_DIR/$name/package: replace=$key is not 'TREE PATH'"
+		done < <(fields replace)
+		;;
+	*) die "$PACKAGES_DIR/$name/package: build=$BUILD_KIND is not a way this stage knows (debian, debian-target)" ;;
 	esac
 }
 
@@ -122,19 +158,121 @@ build_debian() {
 		dpkg-buildpackage -B -uc -us -P"$PROFILES"
 }
 
+# build_debian-target: one target of Debian's rules.  Run by run_step.
+build_debian-target() {
+	local -a make_vars
+	read -r -a make_vars <<<"$(field make)"
+	cd "$STAGE_SRC"
+	DEB_BUILD_OPTIONS="nocheck nodoc parallel=$JOBS $(field options)" \
+		debian/rules "$(field target)" "${make_vars[@]}"
+	repack_debs
+}
+
+# debian_debs DIR: Debian's .debs of the install= packages, at VERSION,
+# into DIR (apt-get download from the machine's apt sources).
+debian_debs() {
+	local dir=$1 binary
+	mkdir -p "$dir"
+	for binary in "${INSTALL[@]}"; do
+		[ -n "$(find "$dir" -name "${binary}_*.deb")" ] && continue
+		(cd "$dir" && apt-get -o "APT::Sandbox::User=$(id -un)" download "$binary=$VERSION") || {
+			[ "$(id -u)" -eq 0 ] ||
+				die "Debian's $binary=$VERSION cannot be downloaded; run as root so that apt-get update runs"
+			apt-get update &&
+				(cd "$dir" && apt-get -o "APT::Sandbox::User=root" download "$binary=$VERSION")
+		} || die "the machine's apt sources have no $binary=$VERSION to repack"
+	done
+}
+
+# series_changes PREFIX: the files below PREFIX (a path in the source)
+# that the series changes, relative to PREFIX.
+series_changes() {
+	local patch
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PACKAGES_PATH/$NAME/series" |
+		while read -r patch; do
+			sed -n 's,^+++ b/,,p' "$PACKAGES_PATH/$NAME/$patch"
+		done | sed -n "s,^${1%/}/,,p" | sort -u
+}
+
+# replace_in_packages TREE PATH ROOTS...: put the tree's file TREE at PATH
+# (keeping its mode) in each unpacked package (ROOTS) that has PATH; an
+# ELF file without its debugging sections, as Debian's dh_strip ships it.
+# Prints how many did.
+replace_in_packages() {
+	local tree=$1 path=$2 root n=0
+	shift 2
+	for root in "$@"; do
+		[ -f "$root/$path" ] || continue
+		install -m "$(stat -c %a "$root/$path")" "$STAGE_SRC/$tree" "$root/$path"
+		if [ "$(head -c 4 "$root/$path" | od -An -c | tr -d ' ')" = 177ELF ]; then
+			strip --strip-debug --remove-section=.comment --remove-section=.note \
+				"$root/$path"
+		fi
+		n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# repack_debs: Debian's binary packages of VERSION with the replace= files
+# of the build, as VERSION+checkexec1, into $STAGE_TREE.
+repack_debs() {
+	local work=$STAGE_TREE/repack binary rule tree path file placed
+	local -a roots=()
+	debian_debs "$STAGE_TREE/debian-debs"
+	rm -rf "$work"
+	mkdir -p "$work"
+	for binary in "${INSTALL[@]}"; do
+		dpkg-deb -R "$STAGE_TREE/debian-debs/${binary}_"*.deb "$work/$binary"
+		roots+=("$work/$binary")
+	done
+	while read -r rule; do
+		read -r tree path <<<"$rule"
+		if [ "${tree%/}" = "$tree" ]; then
+			[ "$(replace_in_packages "$tree" "${path#/}" "${roots[@]}")" -gt 0 ] ||
+				die "replace=$rule: no package of install= has $path"
+			say "package $NAME: $path replaced"
+			continue
+		fi
+		# The unpatched build changes nothing below a tree.
+		[ "$UNPATCHED" = no ] || continue
+		placed=0
+		for file in $(series_changes "$tree"); do
+			if [ "$(replace_in_packages "$tree$file" "${path#/}$file" "${roots[@]}")" -gt 0 ]; then
+				placed=$((placed + 1))
+			else
+				say "package $NAME: $tree$file is in no package of install= (not installed)"
+			fi
+		done
+		[ "$placed" -gt 0 ] || die "replace=$rule: no changed file is in a package of install="
+		say "package $NAME: $placed changed files below $path replaced"
+	done < <(fields replace)
+	for binary in "${INSTALL[@]}"; do
+		# The checksums dpkg --verify compares the installed files with.
+		(cd "$work/$binary" && cut -c 35- DEBIAN/md5sums | xargs -r -d '\n' md5sum) \
+			>"$work/md5sums" && mv "$work/md5sums" "$work/$binary/DEBIAN/md5sums"
+		# Our version, also where one package of the source needs another
+		# at exactly its version.
+		sed -i -e "s/^Version: .*/Version: $VERSION$SUFFIX/" \
+			-e "s/(= $VERSION)/(= $VERSION$SUFFIX)/g" "$work/$binary/DEBIAN/control"
+		dpkg-deb --root-owner-group -b "$work/$binary" \
+			"$STAGE_TREE/${binary}_${VERSION#*:}${SUFFIX}_$(dpkg-deb -f "$STAGE_TREE/debian-debs/${binary}_"*.deb Architecture).deb" >/dev/null
+	done
+}
+
 # collect_debs: the .debs of the install= packages into $STAGE_OUT/debs.
 collect_debs() {
 	local binary deb
 	rm -rf "$STAGE_OUT"
 	mkdir -p "$STAGE_OUT/debs"
 	for binary in "${INSTALL[@]}"; do
-		deb=$STAGE_TREE/${binary}_${VERSION#*:}${SUFFIX}_$(dpkg --print-architecture).deb
-		[ -f "$deb" ] || die "$NAME: the build made no $binary package (${deb##*/})"
+		deb=$(find "$STAGE_TREE" -maxdepth 1 -name "${binary}_${VERSION#*:}${SUFFIX}_*.deb")
+		[ -f "$deb" ] ||
+			die "$NAME: the build made no $binary package (${binary}_${VERSION#*:}${SUFFIX}_ARCH.deb)"
 		cp "$deb" "$STAGE_OUT/debs/"
 	done
 }
 
-PRINT_KEY=no
+PRINT=no UNPATCHED=no
 case ${1:-} in
 "")
 	hold_build_lock
@@ -147,24 +285,42 @@ case ${1:-} in
 	package_list
 	exit 0
 	;;
---print-key)
-	PRINT_KEY=yes
-	shift
-	;;
--*) usage ;;
 esac
-[ $# -eq 1 ] || usage
+while [ $# -gt 1 ]; do
+	case $1 in
+	--print-key | --print-source) PRINT=${1#--print-} ;;
+	--unpatched) UNPATCHED=yes ;;
+	*) usage ;;
+	esac
+	shift
+done
+if [ $# -ne 1 ] || [ "${1#-}" != "$1" ]; then
+	usage
+fi
 NAME=$1
 read_package "$NAME"
 PROFILES=nocheck,nodoc,noudeb
-OUT=$BUILD/packages/$NAME
-stage_init "package-$NAME" "apt:$SOURCE=$VERSION" "$PACKAGES_DIR/$NAME" \
-	"$PACKAGES_DIR/$NAME" "profiles=$PROFILES" "suffix=$SUFFIX" \
-	scripts/build-package.sh
-if [ "$PRINT_KEY" = yes ]; then
+# The unpatched build depends on the package's data, not on its series.
+if [ "$UNPATCHED" = yes ]; then
+	STAGE=package-$NAME-unpatched OUT=$BUILD/packages-unpatched/$NAME
+	PATCHES=- INPUTS=$PACKAGES_DIR/$NAME/package
+else
+	STAGE=package-$NAME OUT=$BUILD/packages/$NAME PATCHES=$PACKAGES_DIR/$NAME
+	INPUTS=$PACKAGES_DIR/$NAME
+fi
+stage_init "$STAGE" "apt:$SOURCE=$VERSION" "$PATCHES" "$INPUTS" \
+	"profiles=$PROFILES" "suffix=$SUFFIX" scripts/build-package.sh
+case $PRINT in
+key)
 	echo "$STAGE_KEY"
 	exit 0
-fi
+	;;
+source)
+	[ -f "$STAGE_TREE/.complete" ] || die "package $NAME is not built (make packages)"
+	stage_source_dir
+	exit 0
+	;;
+esac
 
 hold_build_lock
 if stage_up_to_date "$OUT"; then
@@ -175,11 +331,11 @@ stage_begin
 if [ "$STAGE_TO_BUILD" = yes ]; then
 	start=$SECONDS
 	say "package $NAME: the build takes $(fresh_time "package-$NAME")"
-	run_step "package $NAME: build dependencies" "$LOGS/package-$NAME-deps.log" \
+	run_step "package $NAME: build dependencies" "$LOGS/$STAGE-deps.log" \
 		install_build_deps
-	add_changelog_entry
+	[ "$BUILD_KIND" != debian ] || add_changelog_entry
 	run_step "package $NAME: build $SOURCE $VERSION$SUFFIX ($BUILD_KIND)" \
-		"$LOGS/package-$NAME-build.log" "build_$BUILD_KIND"
+		"$LOGS/$STAGE-build.log" "build_$BUILD_KIND"
 	collect_debs
 	stage_finish
 	say "package $NAME: built in $((SECONDS - start)) s"

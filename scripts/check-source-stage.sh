@@ -207,4 +207,12 @@ package_data_refused "an unknown way to build" "build=make is not a way this sta
 	pkg source=dash version=0.5.12-2 build=make install=dash
 package_data_refused "no binary package to install" "has no install=" pkg \
 	source=dash version=0.5.12-2 build=debian
+package_data_refused "a field of build=debian-target with build=debian" \
+	"target= is for build=debian-target" pkg "${GOOD[@]}" target=build
+package_data_refused "build=debian-target without replace=" \
+	"build=debian-target needs replace=" pkg source=dash version=0.5.12-2 \
+	build=debian-target target=build install=dash
+package_data_refused "a replace= that is not TREE PATH" "is not 'TREE PATH'" pkg \
+	source=dash version=0.5.12-2 build=debian-target target=build \
+	"replace=src/dash" install=dash
 exit "$TAP_FAILED"

@@ -323,7 +323,7 @@ fi
 # keeps its active policy and AppArmor its profiles: each of these has a
 # boot of its own.
 LANE=(test-ima-appraise test-ipe-policy test-apparmor-profiles host
-	"result stream" "source stage" "bench tables" glibc)
+	"result stream" "source stage" "bench tables" glibc python3)
 
 # lane_part PART: the command of the part PART of the lane.
 lane_part() {
@@ -336,6 +336,7 @@ lane_part() {
 	"source stage") "$TOP/scripts/check-source-stage.sh" ;;
 	"bench tables") "$TOP/scripts/check-bench-tables.sh" ;;
 	glibc) "$TOP/scripts/check-glibc.sh" ;;
+	python3) "$TOP/scripts/check-python.sh" ;;
 	*) die "lane_part: no part $1" ;;
 	esac
 }

@@ -26,8 +26,23 @@ struct script_child
   const char *dir, *file;
 };
 
-/* The payload's text, read once (script_cases_prepare).  */
-static char payload_code[4096];
+/* The payloads' texts, read once (script_cases_prepare).  */
+#define PAYLOAD_COUNT 4
+static struct
+{
+  const char *path;
+  char code[4096];
+} payloads[PAYLOAD_COUNT];
+
+/* The text of the payload PATH (empty if it was not read).  */
+static const char *
+payload_code (const char *path)
+{
+  for (int i = 0; i < PAYLOAD_COUNT && payloads[i].path != NULL; i++)
+    if (strcmp (payloads[i].path, path) == 0)
+      return payloads[i].code;
+  return "";
+}
 
 /* Copy TEMPLATE into BUF (LEN bytes) with @FILE@, @DIR@ and @CODE@
    replaced.  Returns BUF, or NULL if it does not fit.  */
@@ -45,7 +60,7 @@ expand (const char *template, const struct script_child *c, char *buf,
       else if (strncmp (p, "@DIR@", 5) == 0)
         value = c->dir, skip = 5;
       else if (strncmp (p, "@CODE@", 6) == 0)
-        value = payload_code, skip = 6;
+        value = payload_code (c->route->payload), skip = 6;
       size_t add = value != NULL ? strlen (value) : 1;
       if (n + add >= len)
         return NULL;
@@ -62,6 +77,7 @@ static int
 set_stdin (const struct script_child *c)
 {
   int fd, pipe_fds[2];
+  const char *code = payload_code (c->route->payload);
   switch (c->route->input)
     {
     case INPUT_STDIN_FILE:
@@ -72,8 +88,7 @@ set_stdin (const struct script_child *c)
       if (pipe (pipe_fds) != 0)
         return -1;
       /* The payload is far smaller than a pipe's buffer.  */
-      if (write (pipe_fds[1], payload_code, strlen (payload_code))
-          != (ssize_t) strlen (payload_code))
+      if (write (pipe_fds[1], code, strlen (code)) != (ssize_t) strlen (code))
         return -1;
       close (pipe_fds[1]);
       fd = pipe_fds[0];
@@ -121,7 +136,7 @@ run_child (void *arg, int out)
       _exit (125);
   argv[n] = NULL;
   if (become_case_user (c->user) == 0 && script_bits_enter (c->bits) == 0
-      && situation_enter (c->situation, SCRIPT_PAYLOAD) == 0
+      && situation_enter (c->situation, c->route->payload) == 0
       && set_stdin (c) == 0)
     {
       fflush (stdout);
@@ -132,6 +147,38 @@ run_child (void *arg, int out)
   _exit (126);
 }
 
+/* Read the payload PATH into the next free entry of payloads, unless it
+   is there.  Returns 0, or -1 after printing why.  */
+static int
+read_payload (const char *path)
+{
+  int i = 0;
+  while (i < PAYLOAD_COUNT && payloads[i].path != NULL
+         && strcmp (payloads[i].path, path) != 0)
+    i++;
+  if (i < PAYLOAD_COUNT && payloads[i].path != NULL)
+    return 0;
+  if (i == PAYLOAD_COUNT)
+    {
+      printf ("# more than %d payloads\n", PAYLOAD_COUNT);
+      return -1;
+    }
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  ssize_t n = fd >= 0 ? read (fd, payloads[i].code,
+                              sizeof payloads[i].code - 1)
+                      : -1;
+  if (fd >= 0)
+    close (fd);
+  if (n <= 0)
+    {
+      printf ("# reading %s: %m\n", path);
+      return -1;
+    }
+  payloads[i].code[n] = '\0';
+  payloads[i].path = path;
+  return 0;
+}
+
 int
 script_cases_prepare (void)
 {
@@ -139,31 +186,24 @@ script_cases_prepare (void)
   if (make_directory ("/var/lib/checkexec", 0755) != 0
       || make_directory (MARK_DIR, 0777) != 0)
     return -1;
-  int fd = open (SCRIPT_PAYLOAD, O_RDONLY | O_CLOEXEC);
-  ssize_t n = fd >= 0 ? read (fd, payload_code, sizeof payload_code - 1) : -1;
-  if (fd >= 0)
-    close (fd);
-  if (n <= 0)
-    {
-      printf ("# reading %s: %m\n", SCRIPT_PAYLOAD);
+  for (size_t r = 0; r < script_route_count; r++)
+    if (read_payload (script_routes[r].payload) != 0)
       return -1;
-    }
-  payload_code[n] = '\0';
   return 0;
 }
 
 /* What a refusal or an audit report of the case's code calls it: the
-   route's name for its input, the file, or for a shell that is denied as
-   an interactive one, that.  */
+   route's name for its input, the file, or for a route that is denied as
+   a whole, that.  */
 static const char *
 refused_name (const struct script_route *route, enum situation s,
               enum script_bits b, const char *file)
 {
   enum script_outcome expected = script_expected (route, s, b);
-  if (route->interactive
+  if (route->denied_as != NULL
       && (expected == SCRIPT_DENIED
           || (expected == SCRIPT_AUDITED && !situation_fails_check (s))))
-    return "an interactive shell";
+    return route->denied_as;
   return route->refused_as != NULL ? route->refused_as : file;
 }
 
@@ -189,7 +229,7 @@ script_case_run (const char *case_dir, const struct script_route *route,
   output[0] = '\0';
   c = (struct script_child) { route, s, b, user, dir, file };
   if ((unlink (MARK) == 0 || errno == ENOENT)
-      && situation_prepare (s, SCRIPT_PAYLOAD, route->file_name, case_dir,
+      && situation_prepare (s, route->payload, route->file_name, case_dir,
                             dir, sizeof dir, file, sizeof file)
              == 0)
     {

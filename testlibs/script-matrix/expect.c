@@ -43,8 +43,8 @@ static const char *const outcome_names[] = {
   [SCRIPT_DENIED] = "denied: not from a file",
 };
 
-/* What the interpreters say of NAME (dash's words, ld.so's for the
-   policy).  */
+/* What the interpreters say of NAME (dash's and python3's words, ld.so's
+   for the policy).  */
 #define REFUSAL "cannot run %s: not allowed by the system policy: Permission denied"
 #define DENIAL "cannot run %s: not allowed by the system policy: commands must come from a file"
 #define AUDIT "audit: %s: would not be allowed by the system policy"
@@ -79,14 +79,18 @@ script_outcome_name (enum script_outcome o)
 
 bool
 script_case_applies (const struct script_route *route, enum situation s,
-                     enum script_bits b)
+                     enum script_bits b, const struct case_user *user)
 {
   (void) b;
+  if (route->breadth == BREADTH_SHORT && user->uid == 0)
+    return false;
   if (route->input == INPUT_STRING || route->input == INPUT_PIPE
       || route->input == INPUT_NAMED_PIPE)
     return s == EXEC_0755;
   if (route->found_by_name && situation_is_memfd (s))
     return false;
+  if (route->breadth == BREADTH_SHORT)
+    return s == EXEC_0755 || s == EXEC_0644 || s == NOEXEC_0755;
   return s == EXEC_0755 || s == EXEC_0644 || s == NOEXEC_0755
          || s == MEMFD_NOEXEC || s == LANDLOCK_DENIED;
 }
@@ -101,7 +105,7 @@ script_expected (const struct script_route *route, enum situation s,
   bool fails = situation_fails_check (s);
   bool audit = b == BITS_AUDIT;
 
-  if (route->interactive && deny)
+  if (route->denied_as != NULL && deny)
     return SCRIPT_DENIED;
   switch (route->input)
     {
@@ -126,11 +130,10 @@ script_expected (const struct script_route *route, enum situation s,
         return SCRIPT_REFUSED;
       return audit ? SCRIPT_AUDITED : SCRIPT_RAN;
     case INPUT_STRING:
-      if (deny)
-        return SCRIPT_DENIED;
       return audit ? SCRIPT_AUDITED : SCRIPT_RAN;
     }
-  return audit && (fails || route->interactive) ? SCRIPT_AUDITED : SCRIPT_RAN;
+  return audit && (fails || route->denied_as != NULL) ? SCRIPT_AUDITED
+                                                       : SCRIPT_RAN;
 }
 
 /* Whether OUTPUT has the message FORMAT says of NAME.  */

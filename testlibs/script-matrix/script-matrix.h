@@ -51,19 +51,30 @@ enum script_outcome
 #define SCRIPT_ARGS 6
 #define SCRIPT_ENV 3
 
+/* Which cases of a route run (script_case_applies).  */
+enum script_breadth
+{
+  BREADTH_FULL,   /* every situation, root and the test user */
+  BREADTH_SHORT,  /* the 0755, 0644 and noexec files, the test user */
+};
+
 struct script_route
 {
   const char *name;
   enum script_input input;
-  bool interactive;       /* the interpreter runs as an interactive one */
-  /* The payload's name in the case directory; a route that finds it by
-     name in a directory cannot take a memfd.  */
+  /* The payload (in SCRIPT_PAYLOADS) and its name in the case directory;
+     a route that finds it by name in a directory cannot take a memfd.  */
+  const char *payload;
   const char *file_name;
   bool found_by_name;
   const char *audit_env;  /* the interpreter's audit switch */
   /* The name a refusal gives the code: NULL for the payload's file name
      (@FILE@), else this (for standard input).  */
   const char *refused_as;
+  /* What SECBIT_EXEC_DENY_INTERACTIVE refuses the whole route as (an
+     interactive shell, -c), or NULL.  */
+  const char *denied_as;
+  enum script_breadth breadth;
   /* The command and extra environment entries, with @FILE@ for the
      payload's name, @DIR@ for its directory and @CODE@ for its text.  */
   const char *argv[SCRIPT_ARGS];
@@ -73,8 +84,9 @@ struct script_route
 extern const struct script_route script_routes[];
 extern const size_t script_route_count;
 
-/* The payload every route runs, and the drivers some routes go through.  */
-#define SCRIPT_PAYLOAD "/usr/lib/checkexec/payload/script-payload.sh"
+/* The payloads the routes run (each leaves the mark CHECKEXEC_MARK
+   names), and the drivers some routes go through.  */
+#define SCRIPT_PAYLOADS "/usr/lib/checkexec/payload/"
 #define SCRIPT_DRIVERS "/usr/lib/checkexec/script-matrix"
 
 const char *script_bits_name (enum script_bits b);
@@ -84,9 +96,11 @@ int script_bits_enter (enum script_bits b);
 
 /* Whether the case is run: a route that takes its code from no file runs
    in one situation (the 0755 file), a route that finds its file by name
-   takes no memfd, and only the situations of the issue are tried.  */
+   takes no memfd, a short route runs as the test user in three situations
+   (see enum script_breadth), and only the situations of the issue are
+   tried.  */
 bool script_case_applies (const struct script_route *route, enum situation s,
-                          enum script_bits b);
+                          enum script_bits b, const struct case_user *user);
 
 enum script_outcome script_expected (const struct script_route *route,
                                      enum situation s, enum script_bits b);

@@ -40,7 +40,7 @@ for_each_case (const struct case_filter *filter,
       for (int s = 0; s < SITUATION_COUNT; s++)
         for (int b = 0; b < BITS_COUNT; b++)
           {
-            if (!script_case_applies (&script_routes[r], s, b))
+            if (!script_case_applies (&script_routes[r], s, b, &users[u]))
               continue;
             case_description (description, sizeof description,
                               &script_routes[r], s, b, &users[u]);
