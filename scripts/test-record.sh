@@ -41,9 +41,8 @@ summarize() {
 # unpatched fails (or does not run) patched.
 compare_suites() {
 	local regressions
-	regressions=$(sed -n 's/^PASS: //p' "$2" | while read -r name; do
-		grep -qxF "PASS: $name" "$3" || echo "$name"
-	done)
+	regressions=$(LC_ALL=C comm -23 <(sed -n 's/^PASS: //p' "$2" | LC_ALL=C sort) \
+		<(sed -n 's/^PASS: //p' "$3" | LC_ALL=C sort))
 	note "unpatched (recorded): $(summarize "$2"); patched: $(summarize "$3")"
 	if [ -z "$regressions" ]; then
 		pass "$1: no test that passes unpatched fails patched"
