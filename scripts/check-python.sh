@@ -28,7 +28,8 @@ source "$TOP/scripts/test-record.sh"
 hold_build_lock
 
 PACKAGE=python3.11
-# The test the series adds, and the modules that cover what it touches
+# The test the series adds (71 tests: fewer is a failure), and the modules
+# that cover what it touches
 # (io.open_code, the import system, zipimport, runpy, site, the command
 # line, bytecode caches, ctypes's callbacks and the runners of scripts).
 SERIES_TEST=test_execpolicy
@@ -133,7 +134,7 @@ check_series_tests() {
 		fi
 	done < <(grep "^[A-Z]*: test\.$SERIES_TEST\." "$1" | sed 's/: test\./: /')
 	note "$count tests of $SERIES_TEST ran"
-	if [ "$count" -ge 30 ]; then
+	if [ "$count" -ge 71 ]; then
 		pass "the tests of the series ran"
 	else
 		fail "the tests of the series ran"
