@@ -8,8 +8,8 @@
 #     - glibc's whole elf suite, patched, against the recorded results of
 #       the unpatched tree (scripts/glibc-elf-baseline): no test that passes
 #       there may fail (or not run) patched.  A record made for another
-#       glibc source, compiler, binutils or host kernel is a failure that
-#       names the target making a new one.
+#       glibc source, compiler, binutils, host kernel or CPU is a failure
+#       that names the target making a new one.
 #   check-glibc.sh --baseline  (make check-glibc-baseline, not in make check)
 #     builds the unpatched tree, runs its elf suite and writes the record
 #     (or, when the record is for this machine already, compares the run
@@ -61,6 +61,7 @@ machine_facts() {
 	echo "depends: compiler gcc-12 $(pkg_version gcc-12)"
 	echo "depends: binutils binutils $(pkg_version binutils)"
 	echo "depends: kernel $(uname -srv)"
+	cpu_fact
 }
 
 # elf_suite VARIANT: make $TREE/elf-results of the VARIANT's tree current.

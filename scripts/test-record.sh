@@ -6,6 +6,17 @@
 # valid only on a machine whose facts are the same.  Source after tap.sh;
 # the caller defines machine_facts.
 
+# cpu_fact: the "depends:" line of the host's CPU, its model and its
+# feature flags (hashed: a hundred of them): tests that need a feature
+# (glibc's elf/tst-avx512, elf/tst-audit10) are UNSUPPORTED without it.
+cpu_fact() {
+	local model flags
+	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	flags=$(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo | head -n 1 |
+		tr ' ' '\n' | LC_ALL=C sort | sha256sum | cut -c1-16)
+	echo "depends: cpu ${model:-unknown}, flags $flags"
+}
+
 # write_record RESULTS FILE HEADER: the record of the unpatched RESULTS,
 # after HEADER (comment lines).
 write_record() {
