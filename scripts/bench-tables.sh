@@ -85,7 +85,7 @@ fold_counted_runs() {
 		for (i = 1; i <= n; i++) {
 			name[FNR, i] = NAMES[i]
 			if (run == 1) text[FNR, i] = F[NAMES[i]]
-			else if (NAMES[i] !~ /^(ns|ms|us|ratio|spread|clear_over_ours|bit_over_ldso_only)$/ &&
+			else if (NAMES[i] !~ /^(ns|ms|us|ratio|spread|clear_over_ours|bit_over_ldso_only|enforcing_over_clear)$/ &&
 				 text[FNR, i] != F[NAMES[i]]) { bad = FNR; exit 1 }
 			v[FNR, i, run] = F[NAMES[i]]
 		}
@@ -97,7 +97,7 @@ fold_counted_runs() {
 			out = ""; measure = 0; ratio_spread = ""
 			for (i = 1; i <= fields[l]; i++) {
 				nm = name[l, i]
-				if (nm ~ /^(ns|ms|us|ratio|clear_over_ours|bit_over_ldso_only)$/) {
+				if (nm ~ /^(ns|ms|us|ratio|clear_over_ours|bit_over_ldso_only|enforcing_over_clear)$/) {
 					for (r = 1; r <= run; r++) w[r] = v[l, i, r]
 					value = median(w, run)
 					if (nm ~ /^(ns|ms|us)$/) { measure = value; low = w[1]; high = w[run] }
@@ -147,6 +147,19 @@ render_results() {
 		us[F["config"]] = F["us"]; dr[F["config"]] = F["ratio"]; dsp[F["config"]] = F["spread"]
 		drsp[F["config"]] = F["ratio_spread"]
 	}
+	F["part"] == "interp" {
+		first("iprogram", F["program"]); first("iconfig", F["config"])
+		ims[F["program"], F["config"]] = F["ms"]
+		ir[F["program"], F["config"]] = F["ratio"]
+		if (F["spread"] > isp[F["program"]]) isp[F["program"]] = F["spread"]
+		if (F["ratio_spread"] > irsp[F["program"]]) irsp[F["program"]] = F["ratio_spread"]
+		irounds[F["program"]] = F["rounds"]; ibatch[F["program"]] = F["batch"]
+	}
+	F["part"] == "interp-pairs" {
+		iours[F["program"]] = F["clear_over_ours"]
+		ienf[F["program"]] = F["enforcing_over_clear"]
+	}
+	F["part"] == "interp-checks" { ichecks[F["program"]] = F["checks"] }
 	F["part"] == "workers" {
 		first("workers", F["workers"]); w_rounds = F["rounds"]
 		cps[F["workers"]] = F["checks_per_s"]; cup[F["workers"]] = F["checks_speed_up"]
@@ -188,13 +201,31 @@ render_results() {
 			printf "   %-22s %10.1f %-7s (%5.3fx stock)  spread %4.1f%%", c, us[c], dl_unit, dr[c], 100 * dsp[c]
 			printf "%s", (unit == "count" ? sprintf(", ratio spread %4.1f%%\n", 100 * drsp[c]) : "\n")
 		}
-		if (COUNT["workers"] == 0)
-			exit
-		printf "\n4. Two workers at once (median of %d rounds; speed-up = calls/s of all workers over one worker\x27s)\n", w_rounds
-		printf "   %-28s %14s %10s %14s %10s\n", "workers", "checks/s", "speed-up", "faccessat/s", "speed-up"
-		for (i = 1; i <= COUNT["workers"]; i++) {
-			w = ORDER["workers", i]
-			printf "   %-28s %14s %9.2fx %14s %9.2fx\n", w, cps[w], cup[w], aps[w], aup[w]
+		if (COUNT["workers"] > 0) {
+			printf "\n4. Two workers at once (median of %d rounds; speed-up = calls/s of all workers over one worker\x27s)\n", w_rounds
+			printf "   %-28s %14s %10s %14s %10s\n", "workers", "checks/s", "speed-up", "faccessat/s", "speed-up"
+			for (i = 1; i <= COUNT["workers"]; i++) {
+				w = ORDER["workers", i]
+				printf "   %-28s %14s %9.2fx %14s %9.2fx\n", w, cps[w], cup[w], aps[w], aup[w]
+			}
+		}
+		if (COUNT["iprogram"] > 0) {
+			printf "\n5. Interpreters (%s, %s; median ratio to Debian\x27s in the same round)\n", run_unit, of(irounds[ORDER["iprogram", 1]])
+			printf "   %-24s", "program"
+			for (j = 1; j <= COUNT["iconfig"]; j++)
+				printf " %20s", ORDER["iconfig", j]
+			printf " %13s %18s %7s %7s%s\n", "clear / ours", "enforcing / clear", "checks", "spread", (unit == "count" ? "  ratio spread" : "")
+			for (i = 1; i <= COUNT["iprogram"]; i++) {
+				p = ORDER["iprogram", i]
+				printf "   %-24s", p
+				for (j = 1; j <= COUNT["iconfig"]; j++)
+					printf " %11.*f (%5.2fx)", unit == "count" ? 3 : 1, ims[p, ORDER["iconfig", j]], ir[p, ORDER["iconfig", j]]
+				printf " %12.3fx %17.3fx %7d %6.1f%%", iours[p], ienf[p], ichecks[p], 100 * isp[p]
+				printf "%s", (unit == "count" ? sprintf(" %12.1f%%\n", 100 * irsp[p]) : "\n")
+			}
+			for (i = 1; i <= COUNT["iprogram"]; i++)
+				if (ibatch[ORDER["iprogram", i]] > 1)
+					printf "   (a sample of %s: the mean of %d runs)\n", ORDER["iprogram", i], ibatch[ORDER["iprogram", i]]
 		}
 	}' "$1"
 }
@@ -215,12 +246,17 @@ calc() {
 	awk "BEGIN { printf \"%.3f\\n\", $1 }"
 }
 
+# INTERP_PROGRAMS: the programs of part 5 (testlibs/bench/interpreters.c).
+INTERP_PROGRAMS=("python3, 50 modules" "dash, 20 sourced files")
+
 # check_costs FILE CHECKS: the cost of one check where it is made, in the
 # unit of FILE's records (ns or instructions): in a loop (the same file;
 # 100 files in turn; after a mapping change), in the start-up of the
 # program with 100 libraries (enforcing, and ld.so-only enforcing, less the
-# bits clear, over its CHECKS checks) and in a dlopen (enforcing less
-# clear); one "NAME<TAB>COST" line each.
+# bits clear, over its CHECKS checks), in a dlopen (enforcing less clear)
+# and in each interpreter's program (ours enforcing less ours clear, over
+# the checks it makes: ld.so's and the interpreter's); one "NAME<TAB>COST"
+# line each.
 check_costs() {
 	local f=$1 checks=$2 start clear
 	printf 'in a loop, the same file\t%s\n' "$(value "$f" ns part=call "call=AT_EXECVE_CHECK, allowed")"
@@ -232,6 +268,12 @@ check_costs() {
 	start=$(value "$f" ms part=startup "program=100 libraries" "config=ld.so-only enforcing")
 	printf 'in the 100-library start-up, ld.so only\t%s\n' "$(calc "($start - $clear) * 1e6 / $checks")"
 	printf 'in a dlopen + dlclose, enforcing\t%s\n' "$(calc "($(value "$f" us part=dlopen "config=patched, enforcing") - $(value "$f" us part=dlopen "config=patched, clear")) * 1e3")"
+	for program in "${INTERP_PROGRAMS[@]}"; do
+		clear=$(value "$f" ms part=interp "program=$program" "config=ours, clear")
+		start=$(value "$f" ms part=interp "program=$program" "config=ours, enforcing")
+		printf 'in %s, enforcing\t%s\n' "$program" \
+			"$(calc "($start - $clear) * 1e6 / $(value "$f" checks part=interp-checks "program=$program")")"
+	done
 }
 
 # render_gap GAP CHECKS: the cost of a check where it is made, in
@@ -239,12 +281,13 @@ check_costs() {
 # holds "NAME<TAB>INSNS<TAB>NS" rows (check_costs of the counted and the
 # timed records).
 render_gap() {
-	echo "5. One allowed check where it is made (kernel with the fast path): its instructions"
+	echo "6. One allowed check where it is made (kernel with the fast path): its instructions"
 	echo "   (counted runs), its time (timed run) and the time per instruction"
 	printf '   %-42s %10s %10s %12s\n' "check" "insns" "ns" "ns / insn"
 	awk -F '\t' '{ printf "   %-42s %10.0f %10.0f %12.2f\n", $1, $2, $3, ($2 > 0 ? $3 / $2 : 0) }' "$1"
 	echo "   (start-up: the difference to the bits clear over the $2 objects ld.so checks;"
-	echo "    after mmap+write+munmap: the pair less the mapping change alone)"
+	echo "    after mmap+write+munmap: the pair less the mapping change alone;"
+	echo "    interpreters: the difference to ours with the bits clear over the checks of 5.)"
 }
 
 # target DESCRIPTION VALUE LIMIT [NOTE]: say whether VALUE <= LIMIT, with

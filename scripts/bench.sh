@@ -66,6 +66,40 @@ stage_stock_libc() {
 	rm -rf "$SHARE/stock-deb"
 }
 
+# The interpreters of part 5 (testlibs/bench/interpreters.c): packages of
+# interpreter-patches/.
+BENCH_INTERPRETERS="python3.11 dash"
+
+# stage_interpreters: each interpreter's three builds as prefixes the
+# guest unpacks from $SHARE/interpreters.tar: d, Debian's binary packages;
+# u, ours without the series; p, ours (what the image installs).
+stage_interpreters() {
+	local name prefix deb tree=$BUILD/bench-interpreters
+	rm -rf "$tree"
+	mkdir -p "$tree/d" "$tree/u" "$tree/p"
+	for name in $BENCH_INTERPRETERS; do
+		"$TOP/scripts/build-package.sh" --unpatched "$name"
+		"$TOP/scripts/build-package.sh" --debian "$name"
+		for prefix in d:packages-debian u:packages-unpatched p:packages; do
+			for deb in "$BUILD/${prefix#*:}/$name/debs/"*.deb; do
+				dpkg-deb -x "$deb" "$tree/${prefix%%:*}" || die "cannot unpack $deb"
+			done
+		done
+	done
+	for prefix in d u p; do
+		rm -rf "$tree/$prefix/usr/share/doc" "$tree/$prefix/usr/share/man"
+		# Debian's site.py adds PREFIX/lib/python3/dist-packages: the
+		# image's, the same for all three.
+		ln -s /usr/lib/python3 "$tree/$prefix/usr/lib/python3"
+		# What runs enforcing must pass the check (Debian installs its code
+		# 0644; the image's fix-library-modes makes it executable): all
+		# three alike.
+		find "$tree/$prefix" -type f -exec chmod a+x {} +
+	done
+	tar -C "$tree" -cf "$SHARE/interpreters.tar" d u p ||
+		die "cannot pack the interpreters' builds into $SHARE/interpreters.tar"
+}
+
 # bench_command ARGS...: the guest's command line: the benchmark with ARGS,
 # its records in the job directory.
 bench_command() {
@@ -85,7 +119,7 @@ run_bench() {
 }
 
 # COUNTED_COMMAND: the guest's command of a counted run, once the guest
-# has settled (SETTLE): parts 1-3 (part 4 needs two vCPUs) in
+# has settled (SETTLE): parts 1-3 and 5 (part 4 needs two vCPUs) in
 # COUNTED_ROUNDS rounds, each sample of the short start-ups (1 and 10
 # libraries) the mean of COUNTED_BATCH of them (a timer tick is 1 M
 # instructions apart under ACCEL=icount: one start-up of 1.4 M instructions
@@ -93,7 +127,7 @@ run_bench() {
 # libraries (CHECKS_COMMAND).
 COUNTED_ROUNDS=5
 COUNTED_BATCH=10
-COUNTED_COMMAND="$SETTLE && $(bench_command -r "$COUNTED_ROUNDS" -k "$COUNTED_BATCH" -p call,startup,dlopen) &&
+COUNTED_COMMAND="$SETTLE && $(bench_command -r "$COUNTED_ROUNDS" -k "$COUNTED_BATCH" -p call,startup,dlopen,interp) &&
 	$CHECKS_COMMAND >>\"\$CHECKEXEC_JOB/bench.records\""
 
 # COUNTED_RUNS runs of the counted benchmark, each in its own boot under
@@ -126,7 +160,7 @@ run_counted() {
 
 # emulator_note UNIT COUNTED LIMIT [WHERE]: for a target in time, when its
 # instructions (COUNTED) meet LIMIT: that they do, and the time per
-# instruction of a check WHERE (a row of part 5) against in a loop.
+# instruction of a check WHERE (a row of part 6) against in a loop.
 emulator_note() {
 	[ "$1" = time ] || return 0
 	awk -v v="$2" -v l="$3" 'BEGIN { exit !(v <= l) }' || return 0
@@ -134,12 +168,20 @@ emulator_note() {
 		printf 'instructions %.3f meet it' "$2"
 		return 0
 	fi
-	printf 'instructions %.3f; a check there %s ns/insn, in a loop %s (5.): the emulator'"'"'s' \
+	printf 'instructions %.3f; a check there %s ns/insn, in a loop %s (6.): the emulator'"'"'s' \
 		"$2" "$(gap_ns_per_insn "$4")" "$(gap_ns_per_insn "in a loop, the same file")"
 }
 
+# gap_over_loop ROW UNIT: the cost of a check of ROW of part 6 over one
+# in a loop, in UNIT (instructions or time).
+gap_over_loop() {
+	awk -F '\t' -v r="$1" -v col="$([ "$2" = time ] && echo 3 || echo 2)" '
+		$1 == r { row = $col } $1 == "in a loop, the same file" { loop = $col }
+		END { if (row != "" && loop > 0) printf "%.3f\n", row / loop }' "$GAP"
+}
+
 # gap_ns_per_insn ROW: the time per instruction of the check of ROW of
-# part 5 ($GAP: its rows, "NAME<TAB>INSNS<TAB>NS").
+# part 6 ($GAP: its rows, "NAME<TAB>INSNS<TAB>NS").
 gap_ns_per_insn() {
 	awk -F '\t' -v r="$1" '$1 == r { printf "%.2f\n", $3 / $2 }' "$GAP"
 }
@@ -152,6 +194,7 @@ case "${1:-}" in
 	"$TOP/scripts/build-kernel.sh" --without-fast-path
 	stage_unpatched_glibc
 	stage_stock_libc
+	stage_interpreters
 	run_bench without-fast-path "$BUILD/kernel-without-fast-path/bzImage"
 	run_bench with-fast-path "$BUILD/kernel/bzImage"
 	run_counted "$BUILD/kernel/bzImage"
@@ -190,7 +233,7 @@ paste <(check_costs "$counted" "$checks") <(check_costs "$with" "$checks" | cut 
 		[ "$unit" = time ] || f=$counted
 		# A miss in time says when the instructions meet the target; for
 		# the start-up and dlopen also the time per instruction of a check
-		# there against in a loop (5.).
+		# there against in a loop (6.).
 		target "allowed check / faccessat(X_OK), $unit" \
 			"$(value "$f" ratio part=call "call=AT_EXECVE_CHECK, allowed")" 2.0 \
 			"$(emulator_note "$unit" "$(value "$counted" ratio part=call "call=AT_EXECVE_CHECK, allowed")" 2.0)"
@@ -219,6 +262,26 @@ paste <(check_costs "$counted" "$checks") <(check_costs "$with" "$checks" | cut 
 		target "start-up, 100 libraries, enforcing: bit / ld.so-only, $unit" \
 			"$(value "$f" bit_over_ldso_only part=startup-pairs "program=100 libraries")" 1.02 \
 			"$(emulator_note "$unit" "$(value "$counted" bit_over_ldso_only part=startup-pairs "program=100 libraries")" 1.02)"
+		# The interpreters (part 5): the series alone with the bits clear;
+		# a checked file against a check in a loop; the start-up enforcing.
+		for program in "${INTERP_PROGRAMS[@]}"; do
+			target "$program, ours clear / ours unpatched, $unit" \
+				"$(value "$f" clear_over_ours part=interp-pairs "program=$program")" 1.01 \
+				"$(emulator_note "$unit" "$(value "$counted" clear_over_ours part=interp-pairs "program=$program")" 1.01)"
+			target "$program, one checked file / one check in a loop, $unit" \
+				"$(gap_over_loop "in $program, enforcing" "$unit")" 1.2 \
+				"$(emulator_note "$unit" "$(gap_over_loop "in $program, enforcing" instructions)" 1.2)"
+		done
+		target "python3, 50 modules, ours enforcing / ours clear, $unit" \
+			"$(value "$f" enforcing_over_clear part=interp-pairs "program=python3, 50 modules")" 1.05 \
+			"$(emulator_note "$unit" "$(value "$counted" enforcing_over_clear part=interp-pairs "program=python3, 50 modules")" 1.05 \
+				"in python3, 50 modules, enforcing")"
+	done
+	# Debian builds python3.11 with PGO and LTO, ours without (docs/bench.md).
+	for program in "${INTERP_PROGRAMS[@]}"; do
+		echo "  $program, ours clear / Debian's:" \
+			"$(value "$counted" ratio part=interp "program=$program" "config=ours, clear") in instructions," \
+			"$(value "$with" ratio part=interp "program=$program" "config=ours, clear") in time"
 	done
 	echo "  one mmap(PROT_EXEC) of an allowed file, bit set / bit clear, time:" \
 		"$(calc "$(value "$with" ns part=call "call=mmap(PROT_EXEC), bit set") / $(value "$with" ns part=call "call=mmap(PROT_EXEC), bit clear")")"

@@ -32,6 +32,10 @@
 #   build-package.sh --unpatched NAME  build NAME without our series, into
 #                                      build/packages-unpatched/NAME (the
 #                                      baseline of its tests, the bench)
+#   build-package.sh --debian NAME     Debian's own .debs of NAME's install=
+#                                      packages at version=, into
+#                                      build/packages-debian/NAME (the
+#                                      bench compares with them)
 #   build-package.sh --list            the packages, in build order
 # CHECKEXEC_PACKAGES_DIR: another directory of packages (make check's test
 # of malformed data).
@@ -51,7 +55,7 @@ SUFFIX=+checkexec1
 FIELDS="source version build install target options make replace"
 
 usage() {
-	die "usage: build-package.sh [[--print-key | --print-source | --unpatched] NAME | --list]"
+	die "usage: build-package.sh [[--print-key | --print-source | --unpatched | --debian] NAME | --list]"
 }
 
 # package_list: the names in interpreter-patches/packages, in order.
@@ -184,6 +188,19 @@ debian_debs() {
 	done
 }
 
+# copy_debian_debs: Debian's .debs of the install= packages (kept in the
+# cache) into build/packages-debian/NAME/debs.
+copy_debian_debs() {
+	local binary dir=$CACHE/debs/$NAME-${VERSION//:/%3a} out=$BUILD/packages-debian/$NAME/debs
+	debian_debs "$dir"
+	rm -rf "$out"
+	mkdir -p "$out"
+	for binary in "${INSTALL[@]}"; do
+		cp "$dir/${binary}_"*.deb "$out/"
+	done
+	say "package $NAME: Debian's $VERSION in $out"
+}
+
 # series_changes PREFIX: the files below PREFIX (a path in the source)
 # that the series changes, relative to PREFIX.
 series_changes() {
@@ -272,7 +289,7 @@ collect_debs() {
 	done
 }
 
-PRINT=no UNPATCHED=no
+PRINT=no UNPATCHED=no DEBIAN=no
 case ${1:-} in
 "")
 	hold_build_lock
@@ -290,6 +307,7 @@ while [ $# -gt 1 ]; do
 	case $1 in
 	--print-key | --print-source) PRINT=${1#--print-} ;;
 	--unpatched) UNPATCHED=yes ;;
+	--debian) DEBIAN=yes ;;
 	*) usage ;;
 	esac
 	shift
@@ -299,6 +317,11 @@ if [ $# -ne 1 ] || [ "${1#-}" != "$1" ]; then
 fi
 NAME=$1
 read_package "$NAME"
+if [ "$DEBIAN" = yes ]; then
+	hold_build_lock
+	copy_debian_debs
+	exit 0
+fi
 PROFILES=nocheck,nodoc,noudeb
 # The unpatched build depends on the package's data, not on its series.
 if [ "$UNPATCHED" = yes ]; then

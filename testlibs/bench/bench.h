@@ -16,11 +16,14 @@ struct bench_options
      instructions sees one timer tick more or less (about 1.5 %); ten in a
      row see a tenth of that.  */
   int batch;
+  /* The directory the host shares with what the parts compare with.  */
+  const char *share;
 };
 
 int bench_per_call (FILE *out, const struct bench_options *options);
 int bench_startup (FILE *out, const struct bench_options *options);
 int bench_dlopen (FILE *out, const struct bench_options *options);
 int bench_concurrent (FILE *out, const struct bench_options *options);
+int bench_interpreters (FILE *out, const struct bench_options *options);
 
 #endif

@@ -1,14 +1,16 @@
-/* make bench's in-guest benchmark: measures the four parts (one call of
-   each kind; program start-up; dlopen + dlclose; two workers at once),
+/* make bench's in-guest benchmark: measures the five parts (one call of
+   each kind; program start-up; dlopen + dlclose; two workers at once; the
+   interpreters),
    prints their results as records (see bench.h) and writes them to FILE.
    SHARE is a directory with Debian's stock C libraries (stock/) and the
    project's build of glibc without the patch (unpatched/:
-   ld-linux-x86-64.so.2 and libc.so.6).  Run as root.
+   ld-linux-x86-64.so.2 and libc.so.6) and the interpreters' builds
+   (interpreters.tar, see interpreters.c).  Run as root.
    Usage: checkexec-bench [-r ROUNDS] [-k BATCH] [-p PARTS] FILE SHARE
      -r ROUNDS  at most ROUNDS rounds per measure (default: each part's)
      -k BATCH   each start-up sample the mean of BATCH start-ups (default 1)
      -p PARTS   the parts to run, comma-separated, of call, startup,
-                dlopen and workers (default: all)
+                dlopen, workers and interp (default: all)
    Under ACCEL=icount (scripts/boot.sh) the guest's clock counts
    instructions: every "ns" the records give is then an instruction.  */
 #include <stdio.h>
@@ -31,6 +33,7 @@ static const struct part parts[] = {
   { "startup", bench_startup },
   { "dlopen", bench_dlopen },
   { "workers", bench_concurrent },
+  { "interp", bench_interpreters },
 };
 #define PARTS (sizeof parts / sizeof parts[0])
 
@@ -40,7 +43,7 @@ usage (void)
   fprintf (stderr, "usage: checkexec-bench [-r ROUNDS] [-k BATCH] [-p PARTS]"
                    " FILE SHARE"
                    "\n  PARTS: comma-separated, of call,startup,dlopen,"
-                   "workers\n");
+                   "workers,interp\n");
   return 2;
 }
 
@@ -102,7 +105,8 @@ main (int argc, char **argv)
   if (!chosen)
     for (size_t i = 0; i < PARTS; i++)
       wanted[i] = 1;
-  if (stage_libraries (argv[optind + 1]) != 0)
+  options.share = argv[optind + 1];
+  if (stage_libraries (options.share) != 0)
     return 1;
   FILE *out = open_memstream (&text, &len);
   if (out == NULL)

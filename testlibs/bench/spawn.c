@@ -13,7 +13,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "capture.h"
 #include "files.h"
 #include "securebits.h"
 #include "timing.h"
@@ -99,16 +98,22 @@ start_child (void *arg, int out)
 }
 
 double
-spawn_timed (enum config c, const char *const *args, char *output, size_t len)
+capture_timed (capture_child child, void *arg, char *output, size_t len)
 {
-  struct start start = { c, args, output != NULL };
   char ignored[1];
   int status;
   double begin = now_ns ();
-  if (spawn_capture (start_child, &start, 0, output ? output : ignored,
+  if (spawn_capture (child, arg, 0, output ? output : ignored,
                      output ? len : sizeof ignored, &status)
       != 0)
     return -1;
   double elapsed = now_ns () - begin;
   return WIFEXITED (status) && WEXITSTATUS (status) == 0 ? elapsed : -1;
+}
+
+double
+spawn_timed (enum config c, const char *const *args, char *output, size_t len)
+{
+  struct start start = { c, args, output != NULL };
+  return capture_timed (start_child, &start, output, len);
 }

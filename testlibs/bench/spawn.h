@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "capture.h"
+
 /* ENFORCING sets SECBIT_EXEC_RESTRICT_FILE: ld.so and the kernel (Exec
    Restrict) enforce.  TUNABLE_ENFORCING enforces in ld.so alone (the
    glibc.rtld.exec_check=2 tunable, the bit clear): the two differ by the
@@ -24,5 +26,11 @@ int stage_libraries (const char *share);
    Returns the wall time in ns, or -1 if it did not exit with status 0.  */
 double spawn_timed (enum config c, const char *const *args, char *output,
                     size_t len);
+
+/* Run CHILD (ARG, FD) with what it writes to FD in OUTPUT (LEN bytes), or
+   nowhere if OUTPUT is NULL.  Returns the wall time in ns, or -1 if it did
+   not exit with status 0.  */
+double capture_timed (capture_child child, void *arg, char *output,
+                      size_t len);
 
 #endif

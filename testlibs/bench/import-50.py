@@ -1,0 +1,54 @@
+#!/usr/bin/python3
+"""make bench: a program's start-up that imports 50 modules of the standard
+library (pure Python and extension modules, as an application's imports
+pull them in), then exits."""
+import argparse
+import base64
+import bisect
+import calendar
+import collections
+import configparser
+import contextlib
+import copy
+import csv
+import dataclasses
+import datetime
+import decimal
+import difflib
+import email.message
+import email.parser
+import enum
+import fnmatch
+import fractions
+import functools
+import getopt
+import glob
+import gzip
+import hashlib
+import heapq
+import hmac
+import html
+import http.client
+import inspect
+import ipaddress
+import json
+import logging
+import mimetypes
+import pathlib
+import pickle
+import platform
+import pprint
+import random
+import shlex
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import textwrap
+import threading
+import typing
+import unittest
+import urllib.request
+import uuid
+import zipfile
