@@ -54,3 +54,19 @@ try_unlock (void)
   puts ("unlock: succeeded");
   return -1;
 }
+
+long
+secbits_of_process (long pid)
+{
+  char path[64], line[256];
+  long bits = -1;
+  snprintf (path, sizeof path, "/proc/%ld/status", pid);
+  FILE *status = fopen (path, "r");
+  if (status == NULL)
+    return -1;
+  while (fgets (line, sizeof line, status) != NULL)
+    if (sscanf (line, "SecBits: %lx", &bits) == 1)
+      break;
+  fclose (status);
+  return bits;
+}

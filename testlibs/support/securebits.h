@@ -18,4 +18,9 @@ int set_exec_securebits (long exec_bits);
    refused.  */
 int try_unlock (void);
 
+/* The securebits of process PID as an administrator reads them: the
+   SecBits line of /proc/PID/status (linux/0011).  Returns -1 if there is
+   none.  */
+long secbits_of_process (long pid);
+
 #endif

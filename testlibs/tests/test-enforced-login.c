@@ -37,16 +37,7 @@ in_login_session (const char *command, char *output, size_t len)
 static long
 secbits_of (long pid)
 {
-  char path[64], line[256];
-  long bits = -1;
-  snprintf (path, sizeof path, "/proc/%ld/status", pid);
-  FILE *status = fopen (path, "r");
-  if (status == NULL)
-    return -1;
-  while (fgets (line, sizeof line, status) != NULL)
-    if (sscanf (line, "SecBits: %lx", &bits) == 1)
-      break;
-  fclose (status);
+  long bits = secbits_of_process (pid);
   printf ("# /proc/%ld/status: SecBits %lx\n", pid, bits);
   return bits;
 }
