@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc testlibs packages image build check check-names check-glibc check-glibc-baseline check-python check-python-baseline bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs packages image build check check-names check-glibc check-glibc-baseline check-python check-python-baseline code-trees bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -30,6 +30,10 @@ help:
 	@echo "                on the host (part of make check)"
 	@echo "make check-python-baseline  build the unpatched python3.11, run those"
 	@echo "                modules, record the results in scripts/python-test-baseline"
+	@echo "make code-trees  boot the image with Debian's modes and the interpreters'"
+	@echo "                audit modes on, record what they load as code, derive the"
+	@echo "                image's code trees from it (not in make check, which checks"
+	@echo "                them); then make image"
 	@echo "make bench      the cost of the check: both kernels (with and without the"
 	@echo "                fast path), stock vs patched ld.so, timed and counted in"
 	@echo "                instructions (ACCEL=icount); build/bench-table.txt"
@@ -90,6 +94,9 @@ check-python:
 
 check-python-baseline:
 	@$(SCRIPTS)/check-python.sh --baseline
+
+code-trees:
+	@$(SCRIPTS)/code-trees.sh trace
 
 bench:
 	@$(SCRIPTS)/bench.sh

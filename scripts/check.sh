@@ -282,6 +282,8 @@ host_part() {
 			checkpatch_clean "$patch"
 	done
 	host_check "shellcheck is clean on every shell script" shell_scripts_clean
+	host_check "the image's code trees are what the rule derives from the recorded trace" \
+		"$TOP/scripts/code-trees.sh" check
 }
 
 # write_names TAP: testlibs/expected-results from the run whose stream is
