@@ -89,6 +89,12 @@ EOF
 			ext = base
 			sub(/.*\./, "", ext)
 		}
+		if (path !~ /^\/./ || dir == "") {
+			# fix-library-modes would refuse a tree of "/" anyway.
+			print "code-trees: " path ": no tree of its own (at the top, or not a full path)" > "/dev/stderr"
+			bad = 1
+			next
+		}
 		if (ext == "py" || ext == "pyc" || ext == "pth") {
 			patterns = ext == "pth" ? "*.pth" : "*.py *.pyc"
 			root = value("python_root") != "-" ? value("python_root") : dir
@@ -109,6 +115,8 @@ EOF
 		return 1
 	}
 	END {
+		if (bad)
+			exit 1
 		for (i = 1; i <= count; i++) {
 			a = order[i]
 			for (j = 1; j <= count; j++) {

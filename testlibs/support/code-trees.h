@@ -19,12 +19,17 @@ struct code_tree
 };
 
 /* Read the list in FILE into *TREES (malloc'd).  Returns the number of
-   lines, or -1 (errno set) if FILE cannot be read or a line has too many
-   patterns.  */
+   lines, or -1 (errno set) if FILE cannot be read, a line is too long or
+   has too many patterns, or memory runs out.  */
 int code_trees_read (const char *file, struct code_tree **trees);
 
 /* Whether NAME, the base name of a file in TREE, is one TREE names.  */
 bool code_tree_names (const struct code_tree *tree, const char *name);
+
+/* Whether ROOT (a full path, not "/"), and every directory above it, is
+   root's, no symbolic link, and writable by root only: no user can put a
+   file where fix-library-modes makes it executable.  */
+bool code_tree_is_roots (const char *root);
 
 /* Whether one of the COUNT TREES names the file PATH.  */
 bool code_trees_cover (const struct code_tree *trees, int count,

@@ -5,8 +5,9 @@
    package the trace installs installed again), lies in a code tree, has
    execute bits and passes the check.  Then the trace's
    workload (code-trace) runs again here, with the interpreters' audit
-   modes: it must run to the end, and each file of the system it reports
-   must lie in a code tree.  One TAP result each.  Run as root.
+   modes: it must run to the end, report the test user's ~/.profile (or
+   the audit modes saw nothing), and each file of the system it reports
+   must lie in a code tree.  And every tree is root's alone.  One TAP result each.  Run as root.
    Usage: test-code-trees [EXPECTED-DIR] (unused)  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +25,9 @@
 #define PROBE "checkexec-script-probe"
 #define PROBE_DEB "/usr/lib/checkexec/payload/" PROBE ".deb"
 #define MAX_REPORTED 20
+/* A file the audit modes always report: the test user's login shell reads
+   it from the noexec home.  */
+#define ALWAYS_REPORTED "/home/tester/.profile"
 
 /* One line of a trace: "[trace ]file=... real=... why=... owner=...
    system=yes|no python_root=...".  */
@@ -161,6 +165,7 @@ check_workload (const struct code_tree *trees, int count)
   char *const argv[] = { CODE_TRACE, NULL };
   int status = run_command (argv, output, sizeof output);
   int reports = 0, of_system = 0, outside = 0;
+  bool control = false;
   struct fact fact;
   for (char *line = output; *line != '\0';)
     {
@@ -170,6 +175,7 @@ check_workload (const struct code_tree *trees, int count)
       if (strncmp (line, "trace ", 6) == 0 && parse_fact (line, &fact))
         {
           reports++;
+          control |= strcmp (fact.real, ALWAYS_REPORTED) == 0;
           if (strcmp (fact.system, "yes") == 0)
             {
               bool covered = code_trees_cover (trees, count, fact.real);
@@ -192,8 +198,26 @@ check_workload (const struct code_tree *trees, int count)
             "them in no code tree", reports, of_system, outside);
   tap_result (status == 0, "the trace's workload runs to the end with the "
               "audit modes");
-  tap_result (status == 0 && outside == 0, "with the audit modes, every "
-              "file of the system the workload loads lies in a code tree");
+  tap_result (control, "the audit modes report the test user's ~/.profile "
+              "(on the noexec home)");
+  tap_result (status == 0 && control && outside == 0, "with the audit "
+              "modes, every file of the system the workload loads lies in a "
+              "code tree");
+}
+
+/* Every tree is root's alone.  */
+static void
+check_tree_owners (const struct code_tree *trees, int count)
+{
+  int others = 0;
+  for (int i = 0; i < count; i++)
+    if (!code_tree_is_roots (trees[i].root))
+      {
+        tap_note ("not root's alone: %s", trees[i].root);
+        others++;
+      }
+  tap_result (count > 0 && others == 0, "every code tree, and each "
+              "directory above it, is root's and writable by root only");
 }
 
 int
@@ -201,13 +225,14 @@ main (void)
 {
   struct code_tree *trees;
   int count = code_trees_read (CODE_TREES, &trees);
-  tap_plan (6);
+  tap_plan (8);
   if (count < 0)
     {
       tap_note ("%s: %m", CODE_TREES);
       count = 0;
       trees = NULL;
     }
+  check_tree_owners (trees, count);
   check_recorded_trace (trees, count);
   check_workload (trees, count);
   return tap_failures () == 0 ? 0 : 1;
