@@ -56,7 +56,7 @@ derive() {
 # there): do not edit; run make code-trees.
 EOF
 	awk '
-	function value(key,   i, kv) {
+	function value(key,   i) {
 		for (i = 1; i <= NF; i++)
 			if (index($i, key "=") == 1)
 				return substr($i, length(key) + 2)
