@@ -9,7 +9,9 @@
 # series goes on top (source-stage.sh), and the tree stays in the cache.
 #   build=debian   dpkg-buildpackage -B: Debian's own rules, so Debian's
 #                  configure flags and patches, without tests and
-#                  documentation (DEB_BUILD_OPTIONS/PROFILES nocheck nodoc)
+#                  documentation (DEB_BUILD_OPTIONS/PROFILES nocheck nodoc;
+#                  docs=build keeps the documentation steps, for rules
+#                  that fail without them)
 #   build=debian-target
 #                  one target of Debian's rules (target=, with the make
 #                  variables make= and the DEB_BUILD_OPTIONS options=), for
@@ -52,7 +54,7 @@ case $PACKAGES_DIR in
 esac
 SUFFIX=+checkexec1
 # The fields a package's data may have.
-FIELDS="source version build install target options make replace"
+FIELDS="source version build install docs target options make replace"
 
 usage() {
 	die "usage: build-package.sh [[--print-key | --print-source | --unpatched | --debian] NAME | --list]"
@@ -95,6 +97,11 @@ read_package() {
 		[ -n "$(field "$key")" ] || die "$PACKAGES_DIR/$name/package has no $key="
 	done
 	[ ${#INSTALL[@]} -gt 0 ] || die "$PACKAGES_DIR/$name/package has no install= (the binary packages the image takes)"
+	case $(field docs) in
+	"") NODOC=nodoc ;;
+	build) NODOC="" ;;
+	*) die "$PACKAGES_DIR/$name/package: docs=$(field docs) is not 'build'" ;;
+	esac
 	case $BUILD_KIND in
 	debian)
 		for key in target options make replace; do
@@ -158,7 +165,7 @@ add_changelog_entry() {
 # run_step.
 build_debian() {
 	cd "$STAGE_SRC"
-	DEB_BUILD_OPTIONS="nocheck nodoc parallel=$JOBS" \
+	DEB_BUILD_OPTIONS="nocheck $NODOC parallel=$JOBS" \
 		dpkg-buildpackage -B -uc -us -P"$PROFILES"
 }
 
@@ -167,7 +174,7 @@ build_debian-target() {
 	local -a make_vars
 	read -r -a make_vars <<<"$(field make)"
 	cd "$STAGE_SRC"
-	DEB_BUILD_OPTIONS="nocheck nodoc parallel=$JOBS $(field options)" \
+	DEB_BUILD_OPTIONS="nocheck $NODOC parallel=$JOBS $(field options)" \
 		debian/rules "$(field target)" "${make_vars[@]}"
 	repack_debs
 }
@@ -322,7 +329,7 @@ if [ "$DEBIAN" = yes ]; then
 	copy_debian_debs
 	exit 0
 fi
-PROFILES=nocheck,nodoc,noudeb
+PROFILES=nocheck${NODOC:+,$NODOC},noudeb
 # The unpatched build depends on the package's data, not on its series.
 if [ "$UNPATCHED" = yes ]; then
 	STAGE=package-$NAME-unpatched OUT=$BUILD/packages-unpatched/$NAME

@@ -24,7 +24,9 @@
 #   - a Python file (.py, .pyc, .pth) below an entry of the interpreter's
 #     module search path: that entry is the tree, so that the modules of a
 #     package installed later are covered too;
-#   - any other file with an extension: its directory, "*.EXT";
+#   - any other file with an extension: its directory, "*.EXT", but in
+#     /etc itself, where a pattern would take in other packages'
+#     configuration (/etc/bash.bashrc), that file alone;
 #   - a file without one: that file alone;
 #   - lines of one tree are merged; a tree inside another that names the
 #     same patterns is dropped.
@@ -99,7 +101,7 @@ EOF
 			patterns = ext == "pth" ? "*.pth" : "*.py *.pyc"
 			root = value("python_root") != "-" ? value("python_root") : dir
 			add(root, patterns)
-		} else if (ext != "")
+		} else if (ext != "" && dir != "/etc")
 			add(dir, "*." ext)
 		else
 			add(path, "")
@@ -134,7 +136,7 @@ cmd_trace() {
 	local job=$BUILD/jobs/code-trace new
 	"$TOP/scripts/build-all.sh"
 	say "tracing what the interpreters load: a boot of the image with Debian's modes, audit modes on"
-	CMDLINE_EXTRA="checkexec.trace systemd.setenv=DASH_EXEC_CHECK=audit systemd.setenv=PYTHONEXECCHECK=audit" \
+	CMDLINE_EXTRA="checkexec.trace systemd.setenv=DASH_EXEC_CHECK=audit systemd.setenv=BASH_EXEC_CHECK=audit systemd.setenv=PYTHONEXECCHECK=audit" \
 		"$TOP/scripts/boot.sh" run --name code-trace -- \
 		/usr/lib/checkexec/code-trace --journal >/dev/null ||
 		fail_with_log "the trace's boot (code-trace)" "$job/output"

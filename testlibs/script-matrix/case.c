@@ -201,7 +201,7 @@ refused_name (const struct script_route *route, enum situation s,
 {
   enum script_outcome expected = script_expected (route, s, b);
   if (route->denied_as != NULL
-      && (expected == SCRIPT_DENIED
+      && (expected == SCRIPT_DENIED || expected == SCRIPT_IGNORED
           || (expected == SCRIPT_AUDITED && !situation_fails_check (s))))
     return route->denied_as;
   return route->refused_as != NULL ? route->refused_as : file;

@@ -41,6 +41,7 @@ static const char *const outcome_names[] = {
   [SCRIPT_REFUSED] = "refused",
   [SCRIPT_SKIPPED] = "skipped, the shell goes on",
   [SCRIPT_DENIED] = "denied: not from a file",
+  [SCRIPT_IGNORED] = "denied: not from a file, the shell goes on",
 };
 
 /* What the interpreters say of NAME (dash's and python3's words, ld.so's
@@ -84,8 +85,8 @@ script_case_applies (const struct script_route *route, enum situation s,
   (void) b;
   if (route->breadth == BREADTH_SHORT && user->uid == 0)
     return false;
-  if (route->input == INPUT_STRING || route->input == INPUT_PIPE
-      || route->input == INPUT_NAMED_PIPE)
+  if (route->input == INPUT_STRING || route->input == INPUT_ENVIRONMENT
+      || route->input == INPUT_PIPE || route->input == INPUT_NAMED_PIPE)
     return s == EXEC_0755;
   if (route->found_by_name && situation_is_memfd (s))
     return false;
@@ -106,7 +107,7 @@ script_expected (const struct script_route *route, enum situation s,
   bool audit = b == BITS_AUDIT;
 
   if (route->denied_as != NULL && deny)
-    return SCRIPT_DENIED;
+    return route->input == INPUT_ENVIRONMENT ? SCRIPT_IGNORED : SCRIPT_DENIED;
   switch (route->input)
     {
     case INPUT_FILE:
@@ -130,6 +131,7 @@ script_expected (const struct script_route *route, enum situation s,
         return SCRIPT_REFUSED;
       return audit ? SCRIPT_AUDITED : SCRIPT_RAN;
     case INPUT_STRING:
+    case INPUT_ENVIRONMENT:
       return audit ? SCRIPT_AUDITED : SCRIPT_RAN;
     }
   return audit && (fails || route->denied_as != NULL) ? SCRIPT_AUDITED
@@ -183,6 +185,11 @@ script_outcome_matches (enum script_outcome expected, const char *name,
     case SCRIPT_DENIED:
       *why = marked ? "the code ran"
              : exited_0 ? "the interpreter exited 0"
+             : !says (output, DENIAL, name) ? "no denial saying why" : NULL;
+      break;
+    case SCRIPT_IGNORED:
+      *why = marked ? "the code ran"
+             : !exited_0 ? "the shell did not go on"
              : !says (output, DENIAL, name) ? "no denial saying why" : NULL;
       break;
     }

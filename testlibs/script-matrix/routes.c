@@ -1,5 +1,5 @@
 /* The routes of the script matrix: every way a file (or code that is not
-   in a file) reaches dash and python3.  The drivers are 0755 files of the
+   in a file) reaches dash, bash and python3.  The drivers are 0755 files of the
    image (script-matrix/drivers/): they pass the check themselves.  */
 #include "script-matrix.h"
 
@@ -7,6 +7,11 @@
 #define DASH_AUDIT "DASH_EXEC_CHECK=audit"
 #define SH_PAYLOAD SCRIPT_PAYLOADS "script-payload.sh"
 #define SHELL "an interactive shell"
+
+#define BASH "/bin/bash"
+#define BASH_AUDIT "BASH_EXEC_CHECK=audit"
+#define BASH_FUNCTION "BASH_FUNC_checkexec_payload%%"
+#define FROM_ENV "the environment's "
 
 #define PYTHON "/usr/bin/python3"
 #define PY_AUDIT "PYTHONEXECCHECK=audit"
@@ -56,6 +61,97 @@ const struct script_route script_routes[] = {
   { "dash -c CODE", INPUT_STRING, SH_PAYLOAD, "payload.sh", false,
     DASH_AUDIT, "-c", "-c", BREADTH_FULL, { DASH, "-c", "@CODE@" },
     { NULL } },
+
+  /* bash: what it runs as the script.  */
+  { "bash FILE", INPUT_FILE, SH_PAYLOAD, "payload.sh", false, BASH_AUDIT,
+    NULL, NULL, BREADTH_FULL, { BASH, "@FILE@" }, { NULL } },
+  { "bash NAME found in PATH", INPUT_FILE, SH_PAYLOAD,
+    "checkexec-payload.sh", true, BASH_AUDIT, NULL, NULL, BREADTH_SHORT,
+    { BASH, "checkexec-payload.sh" }, { "PATH=@DIR@:/usr/bin:/bin" } },
+  { "bash < FILE", INPUT_STDIN_FILE, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, "standard input", NULL, BREADTH_FULL, { BASH }, { NULL } },
+  { "bash -s < FILE", INPUT_STDIN_FILE, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, "standard input", NULL, BREADTH_SHORT, { BASH, "-s" },
+    { NULL } },
+  { "bash -i < FILE", INPUT_STDIN_FILE, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, "standard input", SHELL, BREADTH_SHORT, { BASH, "-i" },
+    { NULL } },
+  { "bash /dev/stdin on a pipe", INPUT_NAMED_PIPE, SH_PAYLOAD, "payload.sh",
+    false, BASH_AUDIT, "/dev/stdin", NULL, BREADTH_FULL,
+    { BASH, "/dev/stdin" }, { NULL } },
+  { "CODE | bash", INPUT_PIPE, SH_PAYLOAD, "payload.sh", false, BASH_AUDIT,
+    "standard input", NULL, BREADTH_FULL, { BASH }, { NULL } },
+  { "CODE | bash -s", INPUT_PIPE, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, "standard input", NULL, BREADTH_SHORT, { BASH, "-s" },
+    { NULL } },
+  { "CODE | bash -i", INPUT_PIPE, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, "standard input", SHELL, BREADTH_SHORT, { BASH, "-i" },
+    { NULL } },
+  { "bash -c CODE", INPUT_STRING, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, "-c", "-c", BREADTH_FULL, { BASH, "-c", "@CODE@" },
+    { NULL } },
+  /* What it sources.  */
+  { "bash: . FILE", INPUT_FILE, SH_PAYLOAD, "payload.sh", false, BASH_AUDIT,
+    NULL, NULL, BREADTH_FULL, { BASH, SCRIPT_DRIVERS "/dot", "@FILE@" },
+    { NULL } },
+  { "bash: command . FILE", INPUT_FILE, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, NULL, NULL, BREADTH_SHORT,
+    { BASH, SCRIPT_DRIVERS "/command-dot", "@FILE@" }, { NULL } },
+  { "bash: . NAME found in PATH", INPUT_FILE, SH_PAYLOAD,
+    "checkexec-payload.sh", true, BASH_AUDIT, NULL, NULL, BREADTH_FULL,
+    { BASH, SCRIPT_DRIVERS "/dot-path" }, { "PATH=@DIR@:/usr/bin:/bin" } },
+  { "bash: . /dev/stdin on a pipe", INPUT_NAMED_PIPE, SH_PAYLOAD,
+    "payload.sh", false, BASH_AUDIT, "/dev/stdin", NULL, BREADTH_SHORT,
+    { BASH, SCRIPT_DRIVERS "/dot", "/dev/stdin" }, { NULL } },
+  /* Its start-up and log-out files.  */
+  { "bash: BASH_ENV", INPUT_STARTUP, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, NULL, NULL, BREADTH_FULL, { BASH, SCRIPT_DRIVERS "/true" },
+    { "BASH_ENV=@FILE@" } },
+  { "bash --posix -i: ENV", INPUT_STARTUP, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, NULL, SHELL, BREADTH_SHORT, { BASH, "--posix", "-i" },
+    { "ENV=@FILE@" } },
+  { "bash -i --rcfile FILE", INPUT_STARTUP, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, NULL, SHELL, BREADTH_FULL,
+    { BASH, "--rcfile", "@FILE@", "-i" }, { NULL } },
+  { "bash -i: ~/.bashrc", INPUT_STARTUP, SH_PAYLOAD, ".bashrc", true,
+    BASH_AUDIT, NULL, SHELL, BREADTH_SHORT, { BASH, "-i" },
+    { "HOME=@DIR@" } },
+  { "bash -l: ~/.bash_profile", INPUT_STARTUP, SH_PAYLOAD, ".bash_profile",
+    true, BASH_AUDIT, NULL, NULL, BREADTH_FULL,
+    { BASH, "-l", SCRIPT_DRIVERS "/true" }, { "HOME=@DIR@" } },
+  { "bash -l: ~/.bash_login", INPUT_STARTUP, SH_PAYLOAD, ".bash_login", true,
+    BASH_AUDIT, NULL, NULL, BREADTH_SHORT,
+    { BASH, "-l", SCRIPT_DRIVERS "/true" }, { "HOME=@DIR@" } },
+  { "bash -l: ~/.profile", INPUT_STARTUP, SH_PAYLOAD, ".profile", true,
+    BASH_AUDIT, NULL, NULL, BREADTH_SHORT,
+    { BASH, "-l", SCRIPT_DRIVERS "/true" }, { "HOME=@DIR@" } },
+  { "bash -l: ~/.bash_logout", INPUT_STARTUP, SH_PAYLOAD, ".bash_logout",
+    true, BASH_AUDIT, NULL, NULL, BREADTH_SHORT,
+    { BASH, "-l", SCRIPT_DRIVERS "/exit" }, { "HOME=@DIR@" } },
+  /* Code from no file: what was typed, and what the environment carries.  */
+  { "bash: fc runs what the editor left", INPUT_STRING, SH_PAYLOAD,
+    "payload.sh", false, BASH_AUDIT, NULL, "commands edited with fc",
+    BREADTH_SHORT, { BASH, SCRIPT_DRIVERS "/fc" },
+    { "FCEDIT=" SCRIPT_DRIVERS "/fc-editor" } },
+  { "bash -i: PROMPT_COMMAND", INPUT_STRING, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, NULL, SHELL, BREADTH_SHORT, { BASH, "-i" },
+    { "PROMPT_COMMAND=@CODE@" } },
+  { "bash: exported function", INPUT_ENVIRONMENT, SH_PAYLOAD, "payload.sh",
+    false, BASH_AUDIT, NULL, FROM_ENV BASH_FUNCTION, BREADTH_FULL,
+    { BASH, SCRIPT_DRIVERS "/call-payload" },
+    { BASH_FUNCTION "=() { @CODE@ }" } },
+  { "bash: BASH_ENV's expansion", INPUT_ENVIRONMENT, SH_PAYLOAD,
+    "payload.sh", false, BASH_AUDIT, NULL, FROM_ENV "BASH_ENV",
+    BREADTH_SHORT, { BASH, SCRIPT_DRIVERS "/true" },
+    { "BASH_ENV=$(@CODE@)" } },
+  /* The test user's: root's PS4 is never taken from the environment.  */
+  { "bash -x: PS4", INPUT_ENVIRONMENT, SH_PAYLOAD, "payload.sh", false,
+    BASH_AUDIT, NULL, FROM_ENV "PS4", BREADTH_SHORT,
+    { BASH, "-x", SCRIPT_DRIVERS "/true" }, { "PS4=$(@CODE@)+ " } },
+  { "bash: PS4 with SHELLOPTS=xtrace", INPUT_ENVIRONMENT, SH_PAYLOAD,
+    "payload.sh", false, BASH_AUDIT, NULL, FROM_ENV "PS4", BREADTH_SHORT,
+    { BASH, SCRIPT_DRIVERS "/true" },
+    { "PS4=$(@CODE@)+ ", "SHELLOPTS=xtrace" } },
 
   /* python3: what it runs as the script.  */
   { "python3 FILE", INPUT_FILE, PY_PAYLOAD, "payload.py", false, PY_AUDIT,

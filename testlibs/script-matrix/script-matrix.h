@@ -20,6 +20,7 @@ enum script_input
   INPUT_NAMED_PIPE,  /* a pipe named as the script (/dev/stdin) */
   INPUT_PIPE,        /* standard input from a pipe */
   INPUT_STRING,      /* the code itself as an argument (-c) */
+  INPUT_ENVIRONMENT, /* code an environment variable carries */
 };
 
 /* The exec securebits of the case (and the interpreter's audit mode).  */
@@ -45,6 +46,7 @@ enum script_outcome
   SCRIPT_REFUSED,  /* the file (or pipe) failed the check: refused */
   SCRIPT_SKIPPED,  /* a start-up file was refused; the shell went on */
   SCRIPT_DENIED,   /* SECBIT_EXEC_DENY_INTERACTIVE refused code not in a file */
+  SCRIPT_IGNORED,  /* ... code from the environment: the shell goes on */
 };
 
 /* The most arguments and extra environment entries of a route.  */
@@ -95,7 +97,7 @@ const char *script_bits_name (enum script_bits b);
 int script_bits_enter (enum script_bits b);
 
 /* Whether the case is run: a route that takes its code from no file runs
-   in one situation (the 0755 file), a route that finds its file by name
+   in one situation (the 0755 file, which it does not read), a route that finds its file by name
    takes no memfd, a short route runs as the test user in three situations
    (see enum script_breadth), and only the situations of the issue are
    tried.  */
