@@ -11,7 +11,7 @@ export GUEST_CMD = $(value CMD)
 USER_ARG := $(if $(filter-out default undefined,$(origin AS)),--user $(AS))
 DIR_ARG := $(if $(DIR),--dir $(DIR))
 
-.PHONY: help deps kernel glibc testlibs packages image build check check-names check-glibc check-glibc-baseline check-python check-python-baseline code-trees bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
+.PHONY: help deps kernel glibc testlibs packages image build check check-names check-glibc check-glibc-baseline check-python check-python-baseline check-perl check-perl-baseline check-bash check-bash-baseline code-trees bench bench-profile demo kernel-debug kernel-each-patch glibc-each-patch shell guest-run clean clean-cache
 
 help:
 	@echo "make check      build what is missing, boot the guest, run every test"
@@ -30,6 +30,15 @@ help:
 	@echo "                on the host (part of make check)"
 	@echo "make check-python-baseline  build the unpatched python3.11, run those"
 	@echo "                modules, record the results in scripts/python-test-baseline"
+	@echo "make check-perl  perl's tests of the series and the test files that cover"
+	@echo "                it, patched vs the recorded unpatched results, on the host"
+	@echo "                (part of make check)"
+	@echo "make check-perl-baseline  build the unpatched perl, run those test files,"
+	@echo "                record the results in scripts/perl-test-baseline"
+	@echo "make check-bash  bash's tests of what the series touches, patched vs the"
+	@echo "                recorded unpatched results, on the host (part of make check)"
+	@echo "make check-bash-baseline  build the unpatched bash, run those tests,"
+	@echo "                record the results in scripts/bash-test-baseline"
 	@echo "make code-trees  boot the image with Debian's modes and the interpreters'"
 	@echo "                audit modes on, record what they load as code, derive the"
 	@echo "                image's code trees from it (not in make check, which checks"
@@ -83,17 +92,15 @@ check:
 check-names:
 	@$(SCRIPTS)/check.sh --names
 
-check-glibc:
-	@$(SCRIPTS)/check-glibc.sh
+# The suites run on the host, patched against the recorded unpatched
+# results, and the targets that record those.
+SUITES := check-glibc check-python check-perl check-bash
 
-check-glibc-baseline:
-	@$(SCRIPTS)/check-glibc.sh --baseline
+$(SUITES):
+	@$(SCRIPTS)/$@.sh
 
-check-python:
-	@$(SCRIPTS)/check-python.sh
-
-check-python-baseline:
-	@$(SCRIPTS)/check-python.sh --baseline
+$(SUITES:%=%-baseline):
+	@$(SCRIPTS)/$(@:-baseline=).sh --baseline
 
 code-trees:
 	@$(SCRIPTS)/code-trees.sh trace

@@ -247,7 +247,8 @@ calc() {
 }
 
 # INTERP_PROGRAMS: the programs of part 5 (testlibs/bench/interpreters.c).
-INTERP_PROGRAMS=("python3, 50 modules" "dash, 20 sourced files")
+INTERP_PROGRAMS=("python3, 50 modules" "dash, 20 sourced files"
+	"bash, 20 sourced files" "perl, 30 modules")
 
 # check_costs FILE CHECKS: the cost of one check where it is made, in the
 # unit of FILE's records (ns or instructions): in a loop (the same file;

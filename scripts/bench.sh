@@ -68,7 +68,7 @@ stage_stock_libc() {
 
 # The interpreters of part 5 (testlibs/bench/interpreters.c): packages of
 # interpreter-patches/.
-BENCH_INTERPRETERS="python3.11 dash"
+BENCH_INTERPRETERS="python3.11 dash bash perl"
 
 # stage_interpreters: each interpreter's three builds as prefixes the
 # guest unpacks from $SHARE/interpreters.tar: d, Debian's binary packages;
@@ -272,10 +272,13 @@ paste <(check_costs "$counted" "$checks") <(check_costs "$with" "$checks" | cut 
 				"$(gap_over_loop "in $program, enforcing" "$unit")" 1.2 \
 				"$(emulator_note "$unit" "$(gap_over_loop "in $program, enforcing" instructions)" 1.2)"
 		done
-		target "python3, 50 modules, ours enforcing / ours clear, $unit" \
-			"$(value "$f" enforcing_over_clear part=interp-pairs "program=python3, 50 modules")" 1.05 \
-			"$(emulator_note "$unit" "$(value "$counted" enforcing_over_clear part=interp-pairs "program=python3, 50 modules")" 1.05 \
-				"in python3, 50 modules, enforcing")"
+		# The start-up of a program that loads modules, enforcing.
+		for program in "python3, 50 modules" "perl, 30 modules"; do
+			target "$program, ours enforcing / ours clear, $unit" \
+				"$(value "$f" enforcing_over_clear part=interp-pairs "program=$program")" 1.05 \
+				"$(emulator_note "$unit" "$(value "$counted" enforcing_over_clear part=interp-pairs "program=$program")" 1.05 \
+					"in $program, enforcing")"
+		done
 	done
 	# Debian builds python3.11 with PGO and LTO, ours without (docs/bench.md).
 	for program in "${INTERP_PROGRAMS[@]}"; do

@@ -13,7 +13,7 @@
 #                  docs=build keeps the documentation steps, for rules
 #                  that fail without them)
 #   build=debian-target
-#                  one target of Debian's rules (target=, with the make
+#                  targets of Debian's rules (target=, with the make
 #                  variables make= and the DEB_BUILD_OPTIONS options=), for
 #                  a source whose whole build is far too long; Debian's
 #                  binary packages of the same version are then repacked
@@ -169,13 +169,14 @@ build_debian() {
 		dpkg-buildpackage -B -uc -us -P"$PROFILES"
 }
 
-# build_debian-target: one target of Debian's rules.  Run by run_step.
+# build_debian-target: the targets of Debian's rules.  Run by run_step.
 build_debian-target() {
-	local -a make_vars
+	local -a make_vars targets
 	read -r -a make_vars <<<"$(field make)"
+	read -r -a targets <<<"$(field target)"
 	cd "$STAGE_SRC"
 	DEB_BUILD_OPTIONS="nocheck $NODOC parallel=$JOBS $(field options)" \
-		debian/rules "$(field target)" "${make_vars[@]}"
+		debian/rules "${targets[@]}" "${make_vars[@]}"
 	repack_debs
 }
 

@@ -44,11 +44,7 @@ RECORD_HEADER="# python3.11's test modules that cover the check-exec series, on
 
 # machine_facts: what the results depend on besides the source.
 machine_facts() {
-	echo "depends: source $PACKAGE $(sed -n 's/^version=//p' \
-		"$TOP/interpreter-patches/$PACKAGE/package")"
-	echo "depends: compiler gcc-12 $(pkg_version gcc-12)"
-	echo "depends: kernel $(uname -srv)"
-	echo "depends: tests ${SUBSET[*]}"
+	package_facts
 }
 
 # unpack_root DEBS SOURCE ROOT: the .debs of DEBS unpacked into ROOT, their
@@ -121,45 +117,18 @@ suite() {
 		"$LOGS/python-$variant-tests.log" run_modules "$root" "$RESULTS" "${modules[@]}"
 }
 
-# check_series_tests RESULTS: each test of the series passed.
-check_series_tests() {
-	local result name count=0
-	while read -r result name; do
-		count=$((count + 1))
-		if [ "$result" = PASS: ]; then
-			pass "$name"
-		else
-			note "$name: ${result%:} (log: $LOGS/python-patched-tests.log)"
-			fail "$name"
-		fi
-	done < <(grep "^[A-Z]*: test\.$SERIES_TEST\." "$1" | sed 's/: test\./: /')
-	note "$count tests of $SERIES_TEST ran"
-	if [ "$count" -ge 71 ]; then
-		pass "the tests of the series ran"
-	else
-		fail "the tests of the series ran"
-	fi
-}
-
 check_series() {
-	local recorded patched
 	check_record_current "$BASELINE" "python3.11 test results" \
 		"make check-python-baseline"
 	suite patched
-	check_series_tests "$RESULTS"
-	recorded=$(mktemp) patched=$(mktemp)
-	record_results "$BASELINE" >"$recorded" 2>/dev/null || true
-	grep -v "^[A-Z]*: test\.$SERIES_TEST\." "$RESULTS" >"$patched" || true
-	compare_suites "test modules" "$recorded" "$patched"
-	rm -f "$recorded" "$patched"
+	series_tests_ran 71 "$LOGS/python-patched-tests.log" \
+		< <(grep "^[A-Z]*: test\.$SERIES_TEST\." "$RESULTS" | sed 's/: test\./: /')
+	compare_package_tests "test modules" "test\.$SERIES_TEST\."
 }
 
 make_baseline() {
-	local new=$BUILD/python-test-baseline.new
 	suite unpatched
-	write_record "$RESULTS" "$new" "$RECORD_HEADER"
-	keep_or_write_record "$new" "$BASELINE" "$RESULTS" "python3.11 test modules" \
-		"make check-python-baseline"
+	record_package_tests "python3.11 test modules" "make check-python-baseline"
 }
 
 case ${1:-} in

@@ -24,6 +24,13 @@
 #   - a Python file (.py, .pyc, .pth) below an entry of the interpreter's
 #     module search path: that entry is the tree, so that the modules of a
 #     package installed later are covered too;
+#   - any other file below an entry of perl's @INC, and each entry itself
+#     (the trace names them all once perl reported a file, so that the
+#     modules a package installs later are covered too): that entry,
+#     "*.al *.ix *.pl *.pm" (the files require, use and do load,
+#     AutoLoader's among them) and the file's own extension if it is another
+#     (a configuration file that a module runs with do:
+#     /etc/perl/Net/libnet.cfg);
 #   - any other file with an extension: its directory, "*.EXT", but in
 #     /etc itself, where a pattern would take in other packages'
 #     configuration (/etc/bash.bashrc), that file alone;
@@ -97,9 +104,17 @@ EOF
 			bad = 1
 			next
 		}
+		root = value("module_root")
 		if (ext == "py" || ext == "pyc" || ext == "pth") {
 			patterns = ext == "pth" ? "*.pth" : "*.py *.pyc"
-			root = value("python_root") != "-" ? value("python_root") : dir
+			add(root != "-" ? root : dir, patterns)
+		} else if (root != "-") {
+			patterns = "*.al *.ix *.pl *.pm"
+			# A directory of the search path has no extension of its own
+			# (/usr/share/perl/5.36.0).
+			if (value("why") != "search-path" && ext != "" &&
+				index(" " patterns " ", " *." ext " ") == 0)
+				patterns = patterns " *." ext
 			add(root, patterns)
 		} else if (ext != "" && dir != "/etc")
 			add(dir, "*." ext)
@@ -136,7 +151,7 @@ cmd_trace() {
 	local job=$BUILD/jobs/code-trace new
 	"$TOP/scripts/build-all.sh"
 	say "tracing what the interpreters load: a boot of the image with Debian's modes, audit modes on"
-	CMDLINE_EXTRA="checkexec.trace systemd.setenv=DASH_EXEC_CHECK=audit systemd.setenv=BASH_EXEC_CHECK=audit systemd.setenv=PYTHONEXECCHECK=audit" \
+	CMDLINE_EXTRA="checkexec.trace systemd.setenv=DASH_EXEC_CHECK=audit systemd.setenv=BASH_EXEC_CHECK=audit systemd.setenv=PYTHONEXECCHECK=audit systemd.setenv=PERL_EXEC_CHECK=audit" \
 		"$TOP/scripts/boot.sh" run --name code-trace -- \
 		/usr/lib/checkexec/code-trace --journal >/dev/null ||
 		fail_with_log "the trace's boot (code-trace)" "$job/output"

@@ -17,6 +17,39 @@ cpu_fact() {
 	echo "depends: cpu ${model:-unknown}, flags $flags"
 }
 
+# package_facts: the "depends:" lines of a package's tests (PACKAGE, a
+# package of interpreter-patches/, and its tests SUBSET): its source, the
+# compiler, the host kernel, the tests.
+package_facts() {
+	echo "depends: source $PACKAGE $(sed -n 's/^version=//p' \
+		"$TOP/interpreter-patches/$PACKAGE/package")"
+	echo "depends: compiler gcc-12 $(pkg_version gcc-12)"
+	echo "depends: kernel $(uname -srv)"
+	echo "depends: tests ${SUBSET[*]}"
+}
+
+# series_tests_ran MIN LOG: a result for each "RESULT: NAME" line on
+# standard input (a test the series adds: it must pass; LOG has its
+# output), and one saying whether MIN of them ran.
+series_tests_ran() {
+	local result name count=0
+	while read -r result name; do
+		count=$((count + 1))
+		if [ "$result" = PASS: ]; then
+			pass "$name"
+		else
+			note "$name: ${result%:} (log: $2)"
+			fail "$name"
+		fi
+	done
+	note "$count tests of the series ran"
+	if [ "$count" -ge "$1" ]; then
+		pass "the tests of the series ran"
+	else
+		fail "the tests of the series ran"
+	fi
+}
+
 # write_record RESULTS FILE HEADER: the record of the unpatched RESULTS,
 # after HEADER (comment lines).
 write_record() {
@@ -92,4 +125,50 @@ keep_or_write_record() {
 		cp "$new" "$record"
 		pass "recorded the unpatched $what in $record ($(summarize "$results")); commit it"
 	fi
+}
+
+# The run of a patched Debian package's own tests against the record of its
+# unpatched build (check-perl.sh, check-bash.sh): the caller sets PACKAGE
+# (a package of interpreter-patches/), BASELINE (the record), RECORD_HEADER
+# and TAP_PREFIX, and gives a runner: RUNNER SOURCE RESULTS TEST... runs
+# the tests in the package's built source tree SOURCE and writes sorted
+# "RESULT: TEST" lines (PASS, FAIL, SKIP, TODO) to RESULTS.
+
+# package_tests VARIANT RUNNER TEST...: build the package's VARIANT
+# (patched, or unpatched: without the series) unless it is up to date, and
+# run the tests with RUNNER in its source tree; RESULTS is their file.
+package_tests() {
+	local variant=$1 runner=$2 flag=() src
+	shift 2
+	[ "$variant" = patched ] || flag=(--unpatched)
+	"$TOP/scripts/build-package.sh" "${flag[@]}" "$PACKAGE"
+	src=$("$TOP/scripts/build-package.sh" --print-source "${flag[@]}" "$PACKAGE")
+	mkdir -p "$BUILD/$TAP_PREFIX-tests"
+	RESULTS=$BUILD/$TAP_PREFIX-tests/$variant.results
+	run_step "$TAP_PREFIX ($variant): run $# tests" \
+		"$LOGS/$TAP_PREFIX-$variant-tests.log" "$runner" "$src" "$RESULTS" "$@"
+}
+
+# compare_package_tests WHAT [SERIES]: the patched RESULTS, but for the
+# tests whose names begin with SERIES (the series' own), against the
+# record: no test that passes there fails or is missing here.
+compare_package_tests() {
+	local recorded patched
+	recorded=$(mktemp) patched=$(mktemp)
+	record_results "$BASELINE" >"$recorded" 2>/dev/null || true
+	if [ -n "${2:-}" ]; then
+		grep -v "^[A-Z]*: $2" "$RESULTS" >"$patched" || true
+	else
+		cp "$RESULTS" "$patched"
+	fi
+	compare_suites "$1" "$recorded" "$patched"
+	rm -f "$recorded" "$patched"
+}
+
+# record_package_tests WHAT TARGET: record the unpatched RESULTS in
+# BASELINE (or compare with the record of this machine); TARGET makes it.
+record_package_tests() {
+	local new=$BUILD/$TAP_PREFIX-test-baseline.new
+	write_record "$RESULTS" "$new" "$RECORD_HEADER"
+	keep_or_write_record "$new" "$BASELINE" "$RESULTS" "$1" "$2"
 }

@@ -1,6 +1,7 @@
 /* Part 5 of the benchmark: what the interpreters' checks cost.  python3.11
-   starting a script that imports 50 standard-library modules, and dash
-   running a script that sources 20 files, each under four configurations:
+   starting a script that imports 50 standard-library modules, dash and
+   bash running a script that sources 20 files, and perl starting a script
+   that uses 30 standard-library modules, each under four configurations:
    Debian's binary packages, ours built without the series (the build
    alone), ours with the bits clear (clear / unpatched: the series alone)
    and ours enforcing (SECBIT_EXEC_RESTRICT_FILE: the interpreter's checks,
@@ -55,6 +56,9 @@ static const struct interp_program interp_programs[] = {
     21, false },
   { "dash, 20 sourced files", "bin/dash", BENCH_DIR "/source-20.sh",
     MAX_ROUNDS, true },
+  { "bash, 20 sourced files", "bin/bash", BENCH_DIR "/source-20.sh",
+    MAX_ROUNDS, true },
+  { "perl, 30 modules", "usr/bin/perl", BENCH_DIR "/use-30.pl", 21, false },
 };
 #define INTERP_PROGRAMS (sizeof interp_programs / sizeof interp_programs[0])
 
@@ -81,9 +85,11 @@ start_interpreter (void *arg, int out)
                            "trace=execveat", "-e", "signal=none", "-o",
                            "/dev/stdout", interpreter,
                            start->program->script, NULL };
-  /* A fixed hash seed: with a random one, dictionaries grow differently
-     from one start-up to the next and the instruction counts vary.  */
-  const char *envp[] = { "PATH=/usr/bin:/bin", "PYTHONHASHSEED=0", NULL };
+  /* A fixed hash seed: with a random one, dictionaries (python3's, perl's
+     hashes) grow differently from one start-up to the next and the
+     instruction counts vary.  */
+  const char *envp[] = { "PATH=/usr/bin:/bin", "PYTHONHASHSEED=0",
+                         "PERL_HASH_SEED=0", "PERL_PERTURB_KEYS=0", NULL };
   if (start->c == OURS_ENFORCING && set_restrict_file () != 0)
     _exit (126);
   int null = open ("/dev/null", O_WRONLY);

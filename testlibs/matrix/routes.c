@@ -205,15 +205,13 @@ const struct route matrix_routes[] = {
     .file_name = "checkexec-mark.so", .silent_refusal = "iconv_open: failed",
     .argv = { LOADCASE, "gconv" }, .env = "GCONV_PATH=@DIR@",
     .prepare_root = write_gconv_modules },
-  /* A script, not -c: a python3 that cannot read its securebits enforces
-     SECBIT_EXEC_DENY_INTERACTIVE too.  */
+  /* Scripts, not -c or -e: an interpreter that cannot read its securebits
+     enforces SECBIT_EXEC_DENY_INTERACTIVE too.  */
   { .name = "python3 ctypes.CDLL", .naming = BY_FILE, .file_name = LIB,
     .argv = { "/usr/bin/python3", "/usr/lib/checkexec/payload/ctypes-cdll.py",
               "@FILE@" } },
   { .name = "perl DynaLoader", .naming = BY_FILE, .file_name = LIB,
-    .argv = { "/usr/bin/perl", "-MDynaLoader", "-e",
-              "DynaLoader::dl_load_file($ARGV[0], 0)"
-              " or die DynaLoader::dl_error(), qq(\\n)",
+    .argv = { "/usr/bin/perl", "/usr/lib/checkexec/payload/dl-load-file.pl",
               "@FILE@" } },
 };
 

@@ -27,7 +27,7 @@ struct script_child
 };
 
 /* The payloads' texts, read once (script_cases_prepare).  */
-#define PAYLOAD_COUNT 4
+#define PAYLOAD_COUNT 8
 static struct
 {
   const char *path;
@@ -107,6 +107,18 @@ set_stdin (const struct script_child *c)
   return 0;
 }
 
+/* Whether one of the N entries of ENV sets the variable of ENTRY
+   ("NAME=VALUE").  */
+static bool
+env_sets (const char *const *env, int n, const char *entry)
+{
+  size_t name = strcspn (entry, "=") + 1;
+  for (int i = 0; i < n; i++)
+    if (strncmp (env[i], entry, name) == 0)
+      return true;
+  return false;
+}
+
 /* In the child: become the case's user, in its securebits and situation,
    and run the route's command with output into OUT.  */
 static void
@@ -119,16 +131,21 @@ run_child (void *arg, int out)
   if (dup2 (out, STDOUT_FILENO) < 0 || dup2 (out, STDERR_FILENO) < 0)
     _exit (125);
   close (out);
-  env[n++] = "PATH=/usr/bin:/bin";
-  env[n++] = "HOME=/";
-  env[n++] = "LC_ALL=C";
-  env[n++] = "CHECKEXEC_MARK=" MARK;
-  if (c->bits == BITS_AUDIT)
-    env[n++] = c->route->audit_env;
+  /* The route's entries, then the defaults it does not set: an entry must
+     not come twice, since getenv () takes the first and a shell the
+     last.  */
   for (int i = 0; i < SCRIPT_ENV && c->route->env[i] != NULL; i++)
     if ((env[n++] = expand (c->route->env[i], c, envs[i], sizeof envs[i]))
         == NULL)
       _exit (125);
+  static const char *const defaults[] = { "PATH=/usr/bin:/bin", "HOME=/",
+                                          "LC_ALL=C",
+                                          "CHECKEXEC_MARK=" MARK };
+  for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+    if (!env_sets (env, n, defaults[i]))
+      env[n++] = defaults[i];
+  if (c->bits == BITS_AUDIT)
+    env[n++] = c->route->audit_env;
   env[n] = NULL;
   for (n = 0; n < SCRIPT_ARGS && c->route->argv[n] != NULL; n++)
     if ((argv[n] = expand (c->route->argv[n], c, args[n], sizeof args[n]))

@@ -83,7 +83,7 @@ script_case_applies (const struct script_route *route, enum situation s,
                      enum script_bits b, const struct case_user *user)
 {
   (void) b;
-  if (route->breadth == BREADTH_SHORT && user->uid == 0)
+  if (route->breadth != BREADTH_FULL && user->uid == 0)
     return false;
   if (route->input == INPUT_STRING || route->input == INPUT_ENVIRONMENT
       || route->input == INPUT_PIPE || route->input == INPUT_NAMED_PIPE)
@@ -92,6 +92,8 @@ script_case_applies (const struct script_route *route, enum situation s,
     return false;
   if (route->breadth == BREADTH_SHORT)
     return s == EXEC_0755 || s == EXEC_0644 || s == NOEXEC_0755;
+  if (route->breadth == BREADTH_EXECUTABLE)
+    return s == EXEC_0755 || s == NOEXEC_0755;
   return s == EXEC_0755 || s == EXEC_0644 || s == NOEXEC_0755
          || s == MEMFD_NOEXEC || s == LANDLOCK_DENIED;
 }

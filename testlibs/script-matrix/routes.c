@@ -1,5 +1,5 @@
 /* The routes of the script matrix: every way a file (or code that is not
-   in a file) reaches dash, bash and python3.  The drivers are 0755 files of the
+   in a file) reaches dash, bash, python3 and perl.  The drivers are 0755 files of the
    image (script-matrix/drivers/): they pass the check themselves.  */
 #include "script-matrix.h"
 
@@ -20,6 +20,12 @@
 #define PTH_PAYLOAD SCRIPT_PAYLOADS "script-payload.pth"
 #define REPL "an interactive interpreter"
 #define PY_MODULE "checkexec_payload"
+
+#define PERL "/usr/bin/perl"
+#define PL_AUDIT "PERL_EXEC_CHECK=audit"
+#define PL_PAYLOAD SCRIPT_PAYLOADS "script-payload.pl"
+#define PL_MODULE "checkexec_payload"
+#define PL_TRUE SCRIPT_DRIVERS "/true.pl"
 
 const struct script_route script_routes[] = {
   { "dash FILE", INPUT_FILE, SH_PAYLOAD, "payload.sh", false, DASH_AUDIT,
@@ -198,6 +204,57 @@ const struct script_route script_routes[] = {
   { "python3 cProfile.py FILE", INPUT_FILE, PY_PAYLOAD, "payload.py", false,
     PY_AUDIT, NULL, NULL, BREADTH_SHORT,
     { PYTHON, "/usr/lib/python3.11/cProfile.py", "@FILE@" }, { NULL } },
+
+  /* perl: what it runs as the script.  */
+  { "perl FILE", INPUT_FILE, PL_PAYLOAD, "payload.pl", false, PL_AUDIT, NULL,
+    NULL, BREADTH_FULL, { PERL, "@FILE@" }, { NULL } },
+  { "perl -x FILE", INPUT_FILE, PL_PAYLOAD, "payload.pl", false, PL_AUDIT,
+    NULL, NULL, BREADTH_SHORT, { PERL, "-x", "@FILE@" }, { NULL } },
+  /* perl -S runs only a file with an execute bit.  */
+  { "perl -S NAME found in PATH", INPUT_FILE, PL_PAYLOAD,
+    "checkexec-payload.pl", true, PL_AUDIT, NULL, NULL, BREADTH_EXECUTABLE,
+    { PERL, "-S", "checkexec-payload.pl" }, { "PATH=@DIR@:/usr/bin:/bin" } },
+  { "perl < FILE", INPUT_STDIN_FILE, PL_PAYLOAD, "payload.pl", false,
+    PL_AUDIT, "standard input", NULL, BREADTH_FULL, { PERL }, { NULL } },
+  { "perl - < FILE", INPUT_STDIN_FILE, PL_PAYLOAD, "payload.pl", false,
+    PL_AUDIT, "standard input", NULL, BREADTH_SHORT, { PERL, "-" },
+    { NULL } },
+  { "perl /dev/stdin on a pipe", INPUT_NAMED_PIPE, PL_PAYLOAD, "payload.pl",
+    false, PL_AUDIT, "/dev/stdin", NULL, BREADTH_SHORT,
+    { PERL, "/dev/stdin" }, { NULL } },
+  { "CODE | perl", INPUT_PIPE, PL_PAYLOAD, "payload.pl", false, PL_AUDIT,
+    "standard input", NULL, BREADTH_FULL, { PERL }, { NULL } },
+  { "perl -e CODE", INPUT_STRING, PL_PAYLOAD, "payload.pl", false, PL_AUDIT,
+    "-e", "-e", BREADTH_FULL, { PERL, "-e", "@CODE@" }, { NULL } },
+  { "perl -E CODE", INPUT_STRING, PL_PAYLOAD, "payload.pl", false, PL_AUDIT,
+    "-E", "-E", BREADTH_SHORT, { PERL, "-E", "@CODE@" }, { NULL } },
+  /* What it loads: require, use and do, and the modules of switches.  */
+  { "perl: require NAME", INPUT_FILE, PL_PAYLOAD, PL_MODULE ".pm", true,
+    PL_AUDIT, NULL, NULL, BREADTH_FULL,
+    { PERL, SCRIPT_DRIVERS "/require.pl" }, { "PERL5LIB=@DIR@" } },
+  { "perl: require NAME, found as NAME.pmc", INPUT_FILE, PL_PAYLOAD,
+    PL_MODULE ".pmc", true, PL_AUDIT, NULL, NULL, BREADTH_SHORT,
+    { PERL, SCRIPT_DRIVERS "/require.pl" }, { "PERL5LIB=@DIR@" } },
+  { "perl: do FILE", INPUT_FILE, PL_PAYLOAD, "payload.pl", false, PL_AUDIT,
+    NULL, NULL, BREADTH_FULL, { PERL, SCRIPT_DRIVERS "/do.pl", "@FILE@" },
+    { NULL } },
+  { "perl -I DIR -MNAME", INPUT_FILE, PL_PAYLOAD, PL_MODULE ".pm", true,
+    PL_AUDIT, NULL, NULL, BREADTH_SHORT,
+    { PERL, "-I@DIR@", "-M" PL_MODULE, PL_TRUE }, { NULL } },
+  { "perl: PERL5OPT=-mNAME", INPUT_FILE, PL_PAYLOAD, PL_MODULE ".pm", true,
+    PL_AUDIT, NULL, NULL, BREADTH_SHORT, { PERL, PL_TRUE },
+    { "PERL5OPT=-m" PL_MODULE, "PERL5LIB=@DIR@" } },
+  /* Code from no file in switches and the environment.  */
+  { "perl -M'NAME;CODE'", INPUT_STRING, PL_PAYLOAD, "payload.pl", false,
+    PL_AUDIT, "-M", "-M", BREADTH_SHORT,
+    { PERL, "-Mstrict;@CODE@", PL_TRUE }, { NULL } },
+  /* PERL5OPT's words end at white space: its code does the 0755 file.  */
+  { "perl: PERL5OPT=-M'NAME;CODE'", INPUT_STRING, PL_PAYLOAD, "payload.pl",
+    false, PL_AUDIT, FROM_ENV "PERL5OPT", FROM_ENV "PERL5OPT",
+    BREADTH_SHORT, { PERL, PL_TRUE }, { "PERL5OPT=-Mstrict;do('@FILE@')" } },
+  { "perl -d: PERL5DB", INPUT_STRING, PL_PAYLOAD, "payload.pl", false,
+    PL_AUDIT, FROM_ENV "PERL5DB", FROM_ENV "PERL5DB", BREADTH_SHORT,
+    { PERL, "-d", PL_TRUE }, { "PERL5DB=sub DB::DB {} @CODE@" } },
 };
 
 const size_t script_route_count = sizeof script_routes / sizeof script_routes[0];

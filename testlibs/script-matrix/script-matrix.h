@@ -58,6 +58,8 @@ enum script_breadth
 {
   BREADTH_FULL,   /* every situation, root and the test user */
   BREADTH_SHORT,  /* the 0755, 0644 and noexec files, the test user */
+  BREADTH_EXECUTABLE, /* the same without the 0644 file, which the
+                         interpreter itself will not run (perl -S) */
 };
 
 struct script_route

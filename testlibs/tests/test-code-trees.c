@@ -3,7 +3,8 @@
    code-trees with Debian's modes) names the files they loaded: each of the
    system's (testlibs/code-trace says which are) is in the image (with the
    package the trace installs installed again), lies in a code tree, has
-   execute bits and passes the check.  Then the trace's
+   execute bits and passes the check; each directory of perl's search path
+   it names is the root of a code tree.  Then the trace's
    workload (code-trace) runs again here, with the interpreters' audit
    modes: it must run to the end, report the test user's ~/.profile (or
    the audit modes saw nothing), and each file of the system it reports
@@ -30,7 +31,7 @@
 #define ALWAYS_REPORTED "/home/tester/.profile"
 
 /* One line of a trace: "[trace ]file=... real=... why=... owner=...
-   system=yes|no python_root=...".  */
+   system=yes|no module_root=...".  */
 struct fact
 {
   char real[512];
@@ -71,6 +72,21 @@ parse_fact (const char *line, struct fact *fact)
   return true;
 }
 
+/* Whether the trace's PATH is covered: a directory (a line of perl's
+   search path) must be the root of a code tree, a file one a tree names.  */
+static bool
+traced_path_covered (const struct code_tree *trees, int count,
+                     const char *path)
+{
+  struct stat st;
+  if (stat (path, &st) != 0 || !S_ISDIR (st.st_mode))
+    return code_trees_cover (trees, count, path);
+  for (int i = 0; i < count; i++)
+    if (strcmp (trees[i].root, path) == 0 && trees[i].pattern_count > 0)
+      return true;
+  return false;
+}
+
 /* What the recorded trace's files of the system are found to be.  */
 struct coverage
 {
@@ -94,11 +110,13 @@ check_traced_file (const char *path, const struct code_tree *trees,
       cov->missing++;
       return;
     }
-  if (!code_trees_cover (trees, count, path))
+  if (!traced_path_covered (trees, count, path))
     {
       tap_note ("in no code tree: %s", path);
       cov->uncovered++;
     }
+  if (S_ISDIR (st.st_mode))
+    return;
   if ((st.st_mode & 0111) != 0111 || (error = exec_check_path (path)) != 0)
     {
       tap_note ("mode %04o, check %s: %s", (unsigned) st.st_mode & 07777,
@@ -178,7 +196,7 @@ check_workload (const struct code_tree *trees, int count)
           control |= strcmp (fact.real, ALWAYS_REPORTED) == 0;
           if (strcmp (fact.system, "yes") == 0)
             {
-              bool covered = code_trees_cover (trees, count, fact.real);
+              bool covered = traced_path_covered (trees, count, fact.real);
               outside += !covered;
               if (of_system++ < MAX_REPORTED)
                 tap_note ("reported: %s (package %s), %s", fact.real,

@@ -3,9 +3,9 @@
    read from outside (the SecBits line of /proc/PID/status, linux/0011)
    are SECBIT_EXEC_RESTRICT_FILE and SECBIT_EXEC_DENY_INTERACTIVE with
    their locks, and what its program reported to the journal shows the
-   second bit refusing commands that come from no file (sh -c, python3 -c,
-   a script piped to sh and to python3), the first refusing a script on a
-   noexec mount, each with the interpreter's message, and a script file
+   second bit refusing commands that come from no file (sh -c, bash -c,
+   python3 -c, perl -e, a script piped to each), the first refusing a
+   script on a noexec mount (to sh and to perl), each with the interpreter's message, and a script file
    running with those bits.  One TAP result each.  Run as root.
    Usage: test-files-only-service [EXPECTED-DIR] (unused)  */
 #include <stdbool.h>
@@ -36,7 +36,14 @@ static const struct expected_attempt attempts[] = {
   { "python3 -c", "refused", "not allowed by the system policy" },
   { "sh from a pipe", "refused", "not allowed by the system policy" },
   { "python3 from a pipe", "refused", "not allowed by the system policy" },
+  { "bash -c", "refused", "cannot run -c: not allowed by the system policy" },
+  { "perl -e", "refused", "cannot run -e: not allowed by the system policy" },
+  { "bash from a pipe", "refused", "not allowed by the system policy" },
+  { "perl from a pipe", "refused",
+    "cannot run standard input: not allowed by the system policy" },
   { "a script it wrote in /tmp", "refused",
+    "not allowed by the system policy: Permission denied" },
+  { "perl, a script it wrote in /tmp", "refused",
     "not allowed by the system policy: Permission denied" },
   { "python3 script file", "ran",
     "python3 script file ran, securebits=0xf00" },
