@@ -180,19 +180,35 @@ build_debian-target() {
 	repack_debs
 }
 
-# debian_debs DIR: Debian's .debs of the install= packages, at VERSION,
-# into DIR (apt-get download from the machine's apt sources).
+# binary_version BINARY: the newest version of Debian's BINARY that the
+# apt sources have built from our source VERSION: VERSION itself, or a
+# binNMU of it (VERSION+bN, the same source rebuilt: bookworm's bash is
+# 5.2.15-2+b13).  Empty if there is none.
+binary_version() {
+	apt-cache madison "$1" 2>/dev/null |
+		awk -F' *[|] *' -v v="$VERSION" '
+			$2 == v { print $2 }
+			index($2, v "+b") == 1 && substr($2, length(v) + 3) ~ /^[0-9]+$/ { print $2 }' |
+		sort -V | tail -n 1
+}
+
+# debian_debs DIR: Debian's .debs of the install= packages, built from
+# our source VERSION, into DIR (apt-get download from the machine's apt
+# sources; apt-get update first if they know of none and we are root).
 debian_debs() {
-	local dir=$1 binary
+	local dir=$1 binary version
 	mkdir -p "$dir"
 	for binary in "${INSTALL[@]}"; do
 		[ -n "$(find "$dir" -name "${binary}_*.deb")" ] && continue
-		(cd "$dir" && apt-get -o "APT::Sandbox::User=$(id -un)" download "$binary=$VERSION") || {
-			[ "$(id -u)" -eq 0 ] ||
-				die "Debian's $binary=$VERSION cannot be downloaded; run as root so that apt-get update runs"
-			apt-get update &&
-				(cd "$dir" && apt-get -o "APT::Sandbox::User=root" download "$binary=$VERSION")
-		} || die "the machine's apt sources have no $binary=$VERSION to repack"
+		version=$(binary_version "$binary")
+		if [ -z "$version" ] && [ "$(id -u)" -eq 0 ]; then
+			apt-get update || die "apt-get update failed"
+			version=$(binary_version "$binary")
+		fi
+		[ -n "$version" ] || die "the machine's apt sources have no $binary built from $NAME $VERSION" \
+			"(nor a binNMU of it) to repack$([ "$(id -u)" -eq 0 ] || echo '; run as root so that apt-get update runs')"
+		(cd "$dir" && apt-get -o "APT::Sandbox::User=$(id -un)" download "$binary=$version") ||
+			die "Debian's $binary=$version cannot be downloaded from the machine's apt sources"
 	done
 }
 

@@ -4,8 +4,10 @@
 # /bin/bash), against the recorded results of the unpatched build
 # (scripts/bash-test-baseline): no test that passes there may fail patched.
 # bash's tests are scripts whose output is compared with a recorded one
-# (tests/run-NAME): one result each.  The series' own test is the script
-# matrix (make check's guest part): these show that nothing else changed.
+# (tests/run-NAME): one result each.  The series' own tests are the script
+# matrix (make check's guest part) and scripts/bash-series-tests.sh, run
+# here on the patched build with the host's securebits (what bash prints
+# under them); bash's tests show that nothing else changed.
 #   check-bash.sh             (make check, make check-bash)
 #   check-bash.sh --baseline  (make check-bash-baseline, not in make check)
 #     builds the unpatched package, runs the same tests and writes the
@@ -29,6 +31,8 @@ PACKAGE=bash
 # file, the environment, POSIX mode and the restricted shell.
 SUBSET=(builtins execscript exportfunc set-x history input-test dbg-support
 	dbg-support2 varenv posix2 rsh func errors)
+# The cases of bash-series-tests.sh (fewer is a failure).
+SERIES_COUNT=5
 BASELINE=$TOP/scripts/bash-test-baseline
 RECORD_HEADER="# bash's tests that cover the check-exec series, on Debian's source without
 # the series: the baseline scripts/check-bash.sh compares the patched run
@@ -76,6 +80,10 @@ case ${1:-} in
 	check_record_current "$BASELINE" "bash test results" "make check-bash-baseline"
 	package_tests patched run_tests "${SUBSET[@]}"
 	compare_package_tests "tests"
+	series_tests_ran "$SERIES_COUNT" "$LOGS/bash-series-tests.log" < <(
+		"$TOP/scripts/bash-series-tests.sh" \
+			"$("$TOP/scripts/build-package.sh" --print-source bash)/build-bash/bash" \
+			2>"$LOGS/bash-series-tests.log")
 	;;
 --baseline)
 	package_tests unpatched run_tests "${SUBSET[@]}"

@@ -26,10 +26,10 @@ source "$TOP/scripts/test-record.sh"
 hold_build_lock
 
 PACKAGE=perl
-# The test the series adds (77 tests: fewer is a failure), and perl's tests
+# The test the series adds (81 tests: fewer is a failure), and perl's tests
 # of the code it touches, relative to t/.
 SERIES_TEST=run/exec_check.t
-SERIES_COUNT=77
+SERIES_COUNT=81
 SUBSET=(op/require_errors.t comp/require.t op/do.t op/inccode.t
 	op/inccode-tie.t run/switches.t run/switchx.t run/switchd.t run/switchM.t
 	run/switchF.t run/switchF1.t run/switchF2.t run/switcha.t run/switchI.t
