@@ -165,7 +165,7 @@ check_series() {
 	fi
 	check_new_tests "$patched"
 	results=$(mktemp)
-	record_results "$BASELINE" >"$results" 2>/dev/null || true
+	record_results_for "$BASELINE" >"$results" 2>/dev/null || true
 	compare_suites "elf suite" "$results" "$patched"
 	rm -f "$results"
 }

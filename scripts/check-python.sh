@@ -78,8 +78,11 @@ run_modules() {
 	shift 2
 	xml=$results.xml
 	rm -f "$xml"
-	# Failures are in the results; regrtest's status says no more.
-	(cd "$root" && PYTHONHOME=$root/usr "$root/usr/bin/python3.11" -m test \
+	# Failures are in the results; regrtest's status says no more.  SIGINT
+	# is reset: a make check started in the background inherits it ignored,
+	# and test_pdb's doctests print the handler they find.
+	(cd "$root" && PYTHONHOME=$root/usr env --default-signal=INT \
+		"$root/usr/bin/python3.11" -m test \
 		-j "$JOBS" --timeout 600 --junit-xml "$xml" "$@") || true
 	[ -s "$xml" ] || { echo "regrtest wrote no results"; return 1; }
 	python3 - "$xml" <<'PY' | LC_ALL=C sort >"$results"

@@ -328,7 +328,8 @@ fi
 # keeps its active policy and AppArmor its profiles: each of these has a
 # boot of its own.
 LANE=(test-ima-appraise test-ipe-policy test-apparmor-profiles host
-	"result stream" "source stage" "bench tables" glibc python3 perl bash)
+	"result stream" "source stage" "bench tables" "test records" glibc python3
+	perl bash)
 
 # lane_part PART: the command of the part PART of the lane.
 lane_part() {
@@ -340,6 +341,7 @@ lane_part() {
 	"result stream") "$TOP/scripts/check-results.sh" ;;
 	"source stage") "$TOP/scripts/check-source-stage.sh" ;;
 	"bench tables") "$TOP/scripts/check-bench-tables.sh" ;;
+	"test records") "$TOP/scripts/check-test-records.sh" ;;
 	glibc) "$TOP/scripts/check-glibc.sh" ;;
 	python3) "$TOP/scripts/check-python.sh" ;;
 	perl) "$TOP/scripts/check-perl.sh" ;;

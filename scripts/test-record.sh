@@ -3,8 +3,9 @@
 # source (glibc's elf suite, python3.11's test subset): the record holds
 # "depends: ..." lines (what the results depend on besides the source:
 # the caller's machine_facts) and one "RESULT: NAME" line per test, and is
-# valid only on a machine whose facts are the same.  Source after tap.sh;
-# the caller defines machine_facts.
+# valid only on a machine whose facts are the same.  The records of other
+# machines are kept beside the newest (RECORD.HASH): the one of this
+# machine is used.  Source after tap.sh; the caller defines machine_facts.
 
 # cpu_fact: the "depends:" line of the host's CPU, its model and its
 # feature flags (hashed: a hundred of them): tests that need a feature
@@ -65,15 +66,47 @@ record_results() {
 	grep -E '^[A-Z]+: ' "$1"
 }
 
-# record_is_current RECORD: RECORD exists and was made on a machine like
-# this one; if not, say how it differs.
+# record_facts_hash FILE: 16 hex digits of the "depends:" lines of the
+# record FILE: its name beside a newer record.
+record_facts_hash() {
+	grep '^depends: ' "$1" | sha256sum | cut -c1-16
+}
+
+# record_file RECORD: the record made on a machine like this one: RECORD
+# (the newest) or one of RECORD.HASH beside it (made on other machines,
+# which come back: a CPU without AVX-512 and one with it give glibc's elf
+# suite different results).  Status 1 when there is none.
+record_file() {
+	local file
+	for file in "$1" "$1".*; do
+		[ -f "$file" ] || continue
+		if diff -q <(grep '^depends: ' "$file") <(machine_facts) >/dev/null; then
+			echo "$file"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# record_is_current RECORD: RECORD, or one beside it, was made on a machine
+# like this one; if not, say how the newest differs.
 record_is_current() {
 	local diff
 	[ -f "$1" ] || { note "there is no record at $1"; return 1; }
-	diff=$(diff <(grep '^depends: ' "$1") <(machine_facts)) && return 0
+	record_file "$1" >/dev/null && return 0
+	diff=$(diff <(grep '^depends: ' "$1") <(machine_facts)) || true
 	note "the record was made on another machine (< record, > this machine):"
 	note "$(grep '^[<>]' <<<"$diff")"
+	note "no record beside it was made on this machine either"
 	return 1
+}
+
+# record_results_for RECORD: the result lines of the record of this
+# machine, or (when there is none) of the newest one.
+record_results_for() {
+	local file
+	file=$(record_file "$1") || file=$1
+	record_results "$file"
 }
 
 # summarize RESULTS: "N PASS, N FAIL, ..." for the kinds of result seen.
@@ -109,22 +142,31 @@ check_record_current() {
 }
 
 # keep_or_write_record NEW RECORD RESULTS WHAT TARGET: compare the new
-# unpatched record NEW with RECORD made on this machine (a difference is a
+# unpatched record NEW with the record of this machine (a difference is a
 # failure), or write it when there is none for this machine (or
-# BASELINE_WRITE=1).
+# BASELINE_WRITE=1).  A new record becomes RECORD; the one it replaces,
+# made on another machine, is kept beside it as RECORD.HASH.
 keep_or_write_record() {
-	local new=$1 record=$2 results=$3 what=$4 target=$5
-	if [ "${BASELINE_WRITE:-0}" != 1 ] && record_is_current "$record"; then
-		if diff -u <(record_results "$record") <(record_results "$new") |
+	local new=$1 record=$2 results=$3 what=$4 target=$5 current kept
+	if current=$(record_file "$record"); then
+		if [ "${BASELINE_WRITE:-0}" = 1 ]; then
+			cp "$new" "$current"
+			pass "recorded the unpatched $what in $current ($(summarize "$results")); commit it"
+		elif diff -u <(record_results "$current") <(record_results "$new") |
 			sed 's/^/# /'; then
 			pass "the unpatched $what gives the recorded results ($(summarize "$results"))"
 		else
-			fail "the unpatched $what differs from $record (above); BASELINE_WRITE=1 $target records this run"
+			fail "the unpatched $what differs from $current (above); BASELINE_WRITE=1 $target records this run"
 		fi
-	else
-		cp "$new" "$record"
-		pass "recorded the unpatched $what in $record ($(summarize "$results")); commit it"
+		return 0
 	fi
+	if [ -f "$record" ]; then
+		kept=$record.$(record_facts_hash "$record")
+		mv "$record" "$kept"
+		note "kept the record of the other machine as $kept"
+	fi
+	cp "$new" "$record"
+	pass "recorded the unpatched $what in $record ($(summarize "$results")); commit it"
 }
 
 # The run of a patched Debian package's own tests against the record of its
@@ -155,7 +197,7 @@ package_tests() {
 compare_package_tests() {
 	local recorded patched
 	recorded=$(mktemp) patched=$(mktemp)
-	record_results "$BASELINE" >"$recorded" 2>/dev/null || true
+	record_results_for "$BASELINE" >"$recorded" 2>/dev/null || true
 	if [ -n "${2:-}" ]; then
 		grep -v "^[A-Z]*: $2" "$RESULTS" >"$patched" || true
 	else
