@@ -28,7 +28,8 @@ bool code_tree_names (const struct code_tree *tree, const char *name);
 
 /* Whether ROOT (a full path, not "/"), and every directory above it, is
    root's, no symbolic link, and writable by root only: no user can put a
-   file where fix-library-modes makes it executable.  */
+   file where fix-library-modes makes it executable.  A ROOT that does not
+   exist yet is judged by the nearest directory above it that does.  */
 bool code_tree_is_roots (const char *root);
 
 /* Whether one of the COUNT TREES names the file PATH.  */

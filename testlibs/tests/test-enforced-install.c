@@ -6,7 +6,9 @@
    0644 script (it is enforced), the installation succeeds, the postinst
    stored debconf's answer, the module's cache exists and is executable
    once dpkg is done, the module imports in the enforced session (its .pth
-   file too, with no report), and the purge succeeds and leaves nothing.  One TAP result each.  Run as root.
+   file too, with no report), its perl module (in perl's vendorarch
+   directory, which the package makes) loads there, and the purge succeeds
+   and leaves nothing.  One TAP result each.  Run as root.
    Usage: test-enforced-install [EXPECTED-DIR] (unused)  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,6 +24,8 @@
 #define DEB "/usr/lib/checkexec/payload/" PACKAGE ".deb"
 #define MODULE_DIR "/usr/lib/python3/dist-packages/checkexec_script_probe"
 #define CACHE MODULE_DIR "/__pycache__/__init__.cpython-311.pyc"
+#define PERL_MODULE \
+  "/usr/lib/x86_64-linux-gnu/perl5/5.36/CheckexecScriptProbe.pm"
 #define WORD_FILE "/var/lib/" PACKAGE "/word"
 #define SCRIPT_0644 "/usr/lib/checkexec/payload/script-payload.sh"
 
@@ -138,6 +142,25 @@ module_imports (void)
   return true;
 }
 
+/* Whether the perl module loads in the enforced session: dpkg's hook gave
+   it an execute bit in a directory the package made.  */
+static bool
+perl_module_loads (void)
+{
+  char output[4096];
+  const char *argv[] = { "/usr/bin/perl", "-MCheckexecScriptProbe", "-e",
+                         "print $CheckexecScriptProbe::GREETING", NULL };
+  int status = run_enforced (argv, output, sizeof output);
+  if (status != 0 || strstr (output, "checkexec-script-probe loaded") == NULL
+      || strstr (output, "system policy") != NULL)
+    {
+      tap_note ("perl: status %d, output:", status);
+      print_comment (output);
+      return false;
+    }
+  return true;
+}
+
 static void
 install_and_purge (const struct installer *in)
 {
@@ -151,9 +174,13 @@ install_and_purge (const struct installer *in)
               "%s: py3compile wrote the module's cache, executable after dpkg",
               in->name);
   tap_result (module_imports (), "%s: the module imports enforced", in->name);
+  tap_result (perl_module_loads (),
+              "%s: the perl module in perl's vendorarch loads enforced",
+              in->name);
   tap_result (succeeds (in->purge), "%s: purges the package enforced",
               in->name);
-  tap_result (access (MODULE_DIR, F_OK) != 0 && access (WORD_FILE, F_OK) != 0,
+  tap_result (access (MODULE_DIR, F_OK) != 0 && access (WORD_FILE, F_OK) != 0
+                  && access (PERL_MODULE, F_OK) != 0,
               "%s: the purge leaves none of its files", in->name);
 }
 
@@ -161,7 +188,7 @@ int
 main (void)
 {
   setenv ("DEBIAN_FRONTEND", "noninteractive", 1);
-  tap_plan (2 * 7);
+  tap_plan (2 * 8);
   for (size_t i = 0; i < sizeof installers / sizeof installers[0]; i++)
     install_and_purge (&installers[i]);
   return tap_failures () == 0 ? 0 : 1;
