@@ -37,17 +37,6 @@ fake_run() {
 	set -e
 }
 
-# check DESCRIPTION CMD...: one result, CMD's verdict.
-check() {
-	local description=$1
-	shift
-	if "$@"; then
-		pass "$description"
-	else
-		fail "$description"
-	fi
-}
-
 # has NAME LINE...: the output of the run NAME has each LINE (whole).
 has() {
 	local line

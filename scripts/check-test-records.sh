@@ -33,17 +33,6 @@ record() {
 	} >"$file"
 }
 
-# check DESCRIPTION CMD...: one result, CMD's verdict.
-check() {
-	local description=$1
-	shift
-	if "$@"; then
-		pass "$description"
-	else
-		fail "$description"
-	fi
-}
-
 # results_are RECORD LINE...: record_results_for RECORD gives the LINEs.
 results_are() {
 	local got

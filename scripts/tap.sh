@@ -15,3 +15,13 @@ fail() {
 }
 # note TEXT: TEXT as diagnostic lines ("# ..."), one per line of TEXT.
 note() { printf '%s\n' "$*" | sed 's/^/# /'; }
+# check DESCRIPTION CMD...: one result, CMD's verdict.
+check() {
+	local description=$1
+	shift
+	if "$@"; then
+		pass "$description"
+	else
+		fail "$description"
+	fi
+}

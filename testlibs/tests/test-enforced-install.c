@@ -123,23 +123,31 @@ cache_is_executable (void)
   return (st.st_mode & 0111) == 0111;
 }
 
-/* Whether the module imports in the enforced session.  */
+/* Whether ARGV, run in the enforced session, succeeds and prints GREETING
+   with no refusal or report; else its output as comments.  */
 static bool
-module_imports (void)
+prints_enforced (const char *const *argv, const char *greeting)
 {
   char output[4096];
-  const char *argv[] = { "/usr/bin/python3", "-c",
-                         "import checkexec_script_probe as p; print(p.GREETING)",
-                         NULL };
   int status = run_enforced (argv, output, sizeof output);
-  if (status != 0 || strstr (output, "checkexec-script-probe imported") == NULL
+  if (status != 0 || strstr (output, greeting) == NULL
       || strstr (output, "system policy") != NULL)
     {
-      tap_note ("python3: status %d, output:", status);
+      tap_note ("%s: status %d, output:", argv[0], status);
       print_comment (output);
       return false;
     }
   return true;
+}
+
+/* Whether the module imports in the enforced session.  */
+static bool
+module_imports (void)
+{
+  const char *argv[] = { "/usr/bin/python3", "-c",
+                         "import checkexec_script_probe as p; print(p.GREETING)",
+                         NULL };
+  return prints_enforced (argv, "checkexec-script-probe imported");
 }
 
 /* Whether the perl module loads in the enforced session: dpkg's hook gave
@@ -147,18 +155,9 @@ module_imports (void)
 static bool
 perl_module_loads (void)
 {
-  char output[4096];
   const char *argv[] = { "/usr/bin/perl", "-MCheckexecScriptProbe", "-e",
                          "print $CheckexecScriptProbe::GREETING", NULL };
-  int status = run_enforced (argv, output, sizeof output);
-  if (status != 0 || strstr (output, "checkexec-script-probe loaded") == NULL
-      || strstr (output, "system policy") != NULL)
-    {
-      tap_note ("perl: status %d, output:", status);
-      print_comment (output);
-      return false;
-    }
-  return true;
+  return prints_enforced (argv, "checkexec-script-probe loaded");
 }
 
 static void
