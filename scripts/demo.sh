@@ -20,7 +20,7 @@ SESSIONS=(open audit enforced service)
 # load_results: the records into CELL, MESSAGE, MATCHED, WHY, LEGITIMATE
 # and ORDER (the attempts in the guest's order); dies on a truncated or
 # malformed file.
-declare -A CELL=() MESSAGE=() MATCHED=() WHY=() LEGITIMATE=() GUARDED=()
+declare -A CELL=() MESSAGE=() MATCHED=() WHY=() LEGITIMATE=() GUARDED=() ORACLE=()
 ORDER=()
 load_results() {
 	local line attempt session expected header
@@ -36,6 +36,7 @@ load_results() {
 		fi
 		[ -n "${LEGITIMATE[$attempt]:-}" ] || ORDER+=("$attempt")
 		LEGITIMATE[$attempt]=$(record_field "$line" legitimate)
+		ORACLE[$attempt]=$(record_field "$line" oracle)
 		GUARDED[$attempt]=$(record_field "$line" guarded) ||
 			die "a record without guarded= in $RESULTS: $line"
 		CELL[$attempt/$session]=$(record_field "$line" verdict)
@@ -96,6 +97,13 @@ judge() {
 				warn "legitimate, but not run in the $session session: $attempt ($cell)"
 				FAILURES=$((FAILURES + 1))
 			fi
+			# A command attempt whose payload does not run with no bit
+			# set shows nothing when it is refused with them.
+			if [ "${ORACLE[$attempt]}" = no ] && [ "$session" = open ] &&
+				[[ $cell == *"not loaded"* ]]; then
+				warn "the payload did not run in the open session: $attempt ($cell)"
+				FAILURES=$((FAILURES + 1))
+			fi
 			case ,${GUARDED[$attempt]},/$cell in
 			*,$session,*/RAN* | *,$session,*/MAPPED | *,$session,*/loaded)
 				warn "the payload got through the $session session: $attempt ($cell)"
@@ -117,4 +125,4 @@ render_table | tee "$TABLE"
 say "the table is also in $TABLE"
 judge
 [ "$FAILURES" -eq 0 ] ||
-	die "$FAILURES results are wrong: an oracle's verdict not met, a legitimate program failed or a payload got through (see the table)"
+	die "$FAILURES results are wrong: an oracle's verdict not met, a legitimate program failed, a payload got through or did not run with no bit set (see the table)"
