@@ -9,9 +9,7 @@
 # series goes on top (source-stage.sh), and the tree stays in the cache.
 #   build=debian   dpkg-buildpackage -B: Debian's own rules, so Debian's
 #                  configure flags and patches, without tests and
-#                  documentation (DEB_BUILD_OPTIONS/PROFILES nocheck nodoc;
-#                  docs=build keeps the documentation steps, for rules
-#                  that fail without them)
+#                  documentation (DEB_BUILD_OPTIONS/PROFILES nocheck nodoc)
 #   build=debian-target
 #                  targets of Debian's rules (target=, with the make
 #                  variables make= and the DEB_BUILD_OPTIONS options=), for
@@ -54,7 +52,7 @@ case $PACKAGES_DIR in
 esac
 SUFFIX=+checkexec1
 # The fields a package's data may have.
-FIELDS="source version build install docs target options make replace"
+FIELDS="source version build install target options make replace"
 
 usage() {
 	die "usage: build-package.sh [[--print-key | --print-source | --unpatched | --debian] NAME | --list]"
@@ -97,11 +95,6 @@ read_package() {
 		[ -n "$(field "$key")" ] || die "$PACKAGES_DIR/$name/package has no $key="
 	done
 	[ ${#INSTALL[@]} -gt 0 ] || die "$PACKAGES_DIR/$name/package has no install= (the binary packages the image takes)"
-	case $(field docs) in
-	"") NODOC=nodoc ;;
-	build) NODOC="" ;;
-	*) die "$PACKAGES_DIR/$name/package: docs=$(field docs) is not 'build'" ;;
-	esac
 	case $BUILD_KIND in
 	debian)
 		for key in target options make replace; do
@@ -165,7 +158,7 @@ add_changelog_entry() {
 # run_step.
 build_debian() {
 	cd "$STAGE_SRC"
-	DEB_BUILD_OPTIONS="nocheck $NODOC parallel=$JOBS" \
+	DEB_BUILD_OPTIONS="nocheck nodoc parallel=$JOBS" \
 		dpkg-buildpackage -B -uc -us -P"$PROFILES"
 }
 
@@ -175,7 +168,7 @@ build_debian-target() {
 	read -r -a make_vars <<<"$(field make)"
 	read -r -a targets <<<"$(field target)"
 	cd "$STAGE_SRC"
-	DEB_BUILD_OPTIONS="nocheck $NODOC parallel=$JOBS $(field options)" \
+	DEB_BUILD_OPTIONS="nocheck nodoc parallel=$JOBS $(field options)" \
 		debian/rules "${targets[@]}" "${make_vars[@]}"
 	repack_debs
 }
@@ -237,14 +230,19 @@ series_changes() {
 
 # replace_in_packages TREE PATH ROOTS...: put the tree's file TREE at PATH
 # (keeping its mode) in each unpacked package (ROOTS) that has PATH; an
-# ELF file without its debugging sections, as Debian's dh_strip ships it.
-# Prints how many did.
+# ELF file without its debugging sections, as Debian's dh_strip ships it;
+# compressed when PATH ends in .gz and TREE does not (a manual page, as
+# dh_compress ships it).  Prints how many did.
 replace_in_packages() {
 	local tree=$1 path=$2 root n=0
 	shift 2
 	for root in "$@"; do
 		[ -f "$root/$path" ] || continue
-		install -m "$(stat -c %a "$root/$path")" "$STAGE_SRC/$tree" "$root/$path"
+		if [ "${path%.gz}" != "$path" ] && [ "${tree%.gz}" = "$tree" ]; then
+			gzip -9n <"$STAGE_SRC/$tree" >"$root/$path"
+		else
+			install -m "$(stat -c %a "$root/$path")" "$STAGE_SRC/$tree" "$root/$path"
+		fi
 		if [ "$(head -c 4 "$root/$path" | od -An -c | tr -d ' ')" = 177ELF ]; then
 			strip --strip-debug --remove-section=.comment --remove-section=.note \
 				"$root/$path"
@@ -346,7 +344,7 @@ if [ "$DEBIAN" = yes ]; then
 	copy_debian_debs
 	exit 0
 fi
-PROFILES=nocheck${NODOC:+,$NODOC},noudeb
+PROFILES=nocheck,nodoc,noudeb
 # The unpatched build depends on the package's data, not on its series.
 if [ "$UNPATCHED" = yes ]; then
 	STAGE=package-$NAME-unpatched OUT=$BUILD/packages-unpatched/$NAME
