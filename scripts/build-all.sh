@@ -33,13 +33,13 @@ stage_script() {
 	esac
 }
 
-# Work beside the kernel.  When the image is to be built, two jobs that
-# need no stage but deps run beside the kernel stage: glibc's (its output
-# comes live, each line naming its stage) and the bootstrap of the image's
-# Debian base by mkosi (output in a log: it mostly downloads and unpacks).
-# The kernel's and glibc's builds each leave part of the two cores idle
-# (unpacking, configuring, linking, installing); side by side they fill
-# it (docs/building.md).
+# Work beside the kernel.  When the image is to be built, three jobs that
+# need no stage but deps run beside the kernel stage: glibc's and the
+# packages' (their output comes live, each line naming its stage) and the
+# bootstrap of the image's Debian base by mkosi (output in a log: it mostly
+# downloads and unpacks).  Each build leaves part of the two cores idle
+# (unpacking, configure scripts, linking, installing, repacking); side by
+# side they fill it (docs/building.md).
 declare -A BESIDE_PID=() BESIDE_OUT=() BESIDE_NAME=()
 
 # run_stage STAGE: build STAGE and print its time.
@@ -101,10 +101,10 @@ stop_beside() {
 	unset "BESIDE_PID[$1]"
 }
 
-# On ^C or a TERM, glibc's build stops too; the Debian base's bootstrap
+# On ^C or a TERM, the builds beside stop too; the Debian base's bootstrap
 # (a few minutes) is let end, as on any early exit.
-trap 'stop_beside glibc; exit 130' INT
-trap 'stop_beside glibc; exit 143' TERM
+trap 'stop_beside glibc; stop_beside packages; exit 130' INT
+trap 'stop_beside glibc; stop_beside packages; exit 143' TERM
 
 # A build that stops early lets the jobs beside it end: their work is kept
 # for the next run, and mkosi leaves neither a loop device nor a
@@ -123,6 +123,7 @@ trap wait_beside_on_exit EXIT
 for stage in $(stages_for "$target"); do
 	if [ "$stage" = image ]; then
 		wait_beside glibc
+		wait_beside packages
 		wait_beside base
 	fi
 	[ -z "${BESIDE_PID[$stage]:-}" ] || continue
@@ -131,7 +132,8 @@ for stage in $(stages_for "$target"); do
 	if [ "$stage" = deps ] && [ "$target" = image ]; then
 		start_beside base "the image's Debian base" \
 			"$LOGS/image-base.out" "$TOP/scripts/build-image.sh" --base
-		say "kernel and glibc side by side (each says whether it is up to date; both built: $(fresh_time kernel-and-glibc))"
+		say "kernel, glibc and the packages side by side (each says whether it is up to date; all built: $(fresh_time kernel-glibc-packages))"
 		start_beside glibc "stage glibc" - run_stage glibc
+		start_beside packages "stage packages" - run_stage packages
 	fi
 done
