@@ -192,14 +192,15 @@ package_tests() {
 }
 
 # compare_package_tests WHAT [SERIES]: the patched RESULTS, but for the
-# tests whose names begin with SERIES (the series' own), against the
+# tests whose names begin with SERIES (an extended regular expression: the
+# series' own), against the
 # record: no test that passes there fails or is missing here.
 compare_package_tests() {
 	local recorded patched
 	recorded=$(mktemp) patched=$(mktemp)
 	record_results_for "$BASELINE" >"$recorded" 2>/dev/null || true
 	if [ -n "${2:-}" ]; then
-		grep -v "^[A-Z]*: $2" "$RESULTS" >"$patched" || true
+		grep -Ev "^[A-Z]+: ($2)" "$RESULTS" >"$patched" || true
 	else
 		cp "$RESULTS" "$patched"
 	fi
