@@ -193,8 +193,8 @@ package_tests() {
 
 # compare_package_tests WHAT [SERIES]: the patched RESULTS, but for the
 # tests whose names begin with SERIES (an extended regular expression: the
-# series' own), against the
-# record: no test that passes there fails or is missing here.
+# series' own), against the record: no test that passes there fails or is
+# missing here.
 compare_package_tests() {
 	local recorded patched
 	recorded=$(mktemp) patched=$(mktemp)
