@@ -75,13 +75,6 @@ run_tests() {
 	echo "$(wc -l <"$results") results"
 }
 
-# build_id ELF: the GNU build ID of ELF (stripping keeps it).  Run by
-# package_has_build.
-# shellcheck disable=SC2317
-build_id() {
-	readelf --notes "$1" 2>/dev/null | sed -n 's/^ *Build ID: //p'
-}
-
 # package_has_build: the image's bash package (build/packages/bash)
 # has the tree's build-bash/bash at /bin/bash (the same build ID) and its
 # doc/bash.1, with the series' paragraphs, compressed as the manual page.

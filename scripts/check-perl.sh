@@ -89,8 +89,79 @@ run_tests() {
 	echo "$(wc -l <"$results") results"
 }
 
+# library_interface LIB: the SONAME and NEEDED entries of the shared
+# library LIB, then its exported symbols ("symbol TYPE NAME@VERSION"),
+# sorted.  Run by libperl_is_the_build.
+# shellcheck disable=SC2317
+library_interface() {
+	readelf --dynamic --wide "$1" |
+		sed -n 's/.*(\(SONAME\|NEEDED\)).*\[\(.*\)\]$/\1 \2/p'
+	nm --dynamic --defined-only --with-symbol-versions "$1" |
+		awk '{ print "symbol", $2, $3 }' | LC_ALL=C sort
+}
+
+# series_functions: "symbol T Perl_NAME" for each function the series adds
+# to embed.fnc with the flag p (a Perl_ function libperl exports).  Run by
+# libperl_is_the_build.
+# shellcheck disable=SC2317
+series_functions() {
+	local patch
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/interpreter-patches/perl/series" |
+		while read -r patch; do
+			awk '/^diff --git / { in_embed = ($3 == "a/embed.fnc") }
+				in_embed && /^\+[^+]/ {
+					split(substr($0, 2), field, "|")
+					gsub(/[[:space:]]/, "", field[1])
+					gsub(/[[:space:]]/, "", field[3])
+					if (field[1] ~ /^[A-Za-z]*p[A-Za-z]*$/)
+						print "symbol T Perl_" field[3]
+				}' "$TOP/interpreter-patches/perl/$patch"
+		done | LC_ALL=C sort
+}
+
+# libperl_is_the_build: the image's libperl5.36 has the shared flavour's
+# libperl.so.5.36.0 (the same build ID), and that library has the SONAME,
+# the NEEDED entries and the exported symbols of Debian's, and the series'
+# functions besides: Debian's rules build only the library of that flavour
+# here (the series' debian/rules, make=shared_goals=), which must be the
+# library Debian's whole build makes.  Run by check.
+# shellcheck disable=SC2317
+libperl_is_the_build() {
+	local src deb debian tmp built lib rc=0
+	# Where the package data puts the flavour's library.
+	read -r built lib < <(sed -n 's,^replace=\(build-shared/libperl\.so\.[0-9.]*\) ,\1 ,p' \
+		"$TOP/interpreter-patches/perl/package")
+	[ -n "$lib" ] || { note "interpreter-patches/perl/package has no replace= of build-shared/libperl.so"; return 1; }
+	src=$("$TOP/scripts/build-package.sh" --print-source perl)
+	built=$src/$built
+	deb=$(find "$BUILD/packages/perl/debs" -name 'libperl5.36_*.deb' -print -quit 2>/dev/null)
+	[ -n "$deb" ] || { note "no libperl5.36 package in $BUILD/packages/perl/debs"; return 1; }
+	"$TOP/scripts/build-package.sh" --debian perl >/dev/null
+	debian=$(find "$BUILD/packages-debian/perl/debs" -name 'libperl5.36_*.deb' -print -quit)
+	tmp=$(mktemp -d)
+	dpkg-deb -x "$deb" "$tmp/ours"
+	dpkg-deb -x "$debian" "$tmp/debian"
+	if [ -z "$(build_id "$built")" ] ||
+		[ "$(build_id "$tmp/ours/$lib")" != "$(build_id "$built")" ]; then
+		note "the package's /$lib is not $built"
+		rc=1
+	fi
+	library_interface "$tmp/debian/$lib" >"$tmp/debian.interface"
+	series_functions >"$tmp/series.functions"
+	library_interface "$tmp/ours/$lib" >"$tmp/ours.interface"
+	if ! LC_ALL=C sort "$tmp/debian.interface" "$tmp/series.functions" |
+		diff - <(LC_ALL=C sort "$tmp/ours.interface") >"$tmp/diff"; then
+		note "the package's /$lib differs from Debian's and the series' functions (< expected, > ours):"
+		note "$(cat "$tmp/diff")"
+		rc=1
+	fi
+	rm -rf "$tmp"
+	return "$rc"
+}
 
 check_series() {
+	check "the package has the shared flavour's libperl.so.5.36.0, with Debian's SONAME, NEEDED and symbols and the series' functions" \
+		libperl_is_the_build
 	check_record_current "$BASELINE" "perl test results" \
 		"make check-perl-baseline"
 	package_tests patched run_tests "${SUBSET[@]}" "${SERIES_TESTS[@]}"

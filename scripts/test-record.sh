@@ -29,6 +29,12 @@ package_facts() {
 	echo "depends: tests ${SUBSET[*]}"
 }
 
+# build_id ELF: the GNU build ID of ELF (stripping keeps it): whether a
+# package has the build tree's binary.
+build_id() {
+	readelf --notes "$1" 2>/dev/null | sed -n 's/^ *Build ID: //p'
+}
+
 # series_tests_ran MIN LOG: a result for each "RESULT: NAME" line on
 # standard input (a test the series adds: it must pass; LOG has its
 # output), and one saying whether MIN of them ran.
