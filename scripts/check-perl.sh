@@ -136,7 +136,8 @@ libperl_is_the_build() {
 	built=$src/$built
 	deb=$(find "$BUILD/packages/perl/debs" -name 'libperl5.36_*.deb' -print -quit 2>/dev/null)
 	[ -n "$deb" ] || { note "no libperl5.36 package in $BUILD/packages/perl/debs"; return 1; }
-	"$TOP/scripts/build-package.sh" --debian perl >/dev/null
+	"$TOP/scripts/build-package.sh" --debian perl >/dev/null ||
+		{ note "Debian's perl packages could not be fetched (build-package.sh --debian perl)"; return 1; }
 	debian=$(find "$BUILD/packages-debian/perl/debs" -name 'libperl5.36_*.deb' -print -quit)
 	tmp=$(mktemp -d)
 	dpkg-deb -x "$deb" "$tmp/ours"
