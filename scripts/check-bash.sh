@@ -81,17 +81,11 @@ run_tests() {
 # Run by check.
 # shellcheck disable=SC2317
 package_has_build() {
-	local src deb tmp id rc=0
+	local src tmp rc=0
 	src=$("$TOP/scripts/build-package.sh" --print-source bash)
-	deb=$(find "$BUILD/packages/bash/debs" -name 'bash_*.deb' -print -quit 2>/dev/null)
-	[ -n "$deb" ] || { note "no bash package in $BUILD/packages/bash/debs"; return 1; }
 	tmp=$(mktemp -d)
-	dpkg-deb -x "$deb" "$tmp/root"
-	id=$(build_id "$src/build-bash/bash")
-	if [ -z "$id" ] || [ "$(build_id "$tmp/root/bin/bash")" != "$id" ]; then
-		note "the package's /bin/bash is not $src/build-bash/bash"
-		rc=1
-	fi
+	unpack_package bash bash "$tmp/root" || { rm -rf "$tmp"; return 1; }
+	package_has_binary "$src/build-bash/bash" "$tmp/root" bin/bash || rc=1
 	zcat "$tmp/root/usr/share/man/man1/bash.1.gz" 2>/dev/null | cmp -s - "$src/doc/bash.1" ||
 		{ note "the package's bash.1.gz is not $src/doc/bash.1, compressed"; rc=1; }
 	grep -q BASH_EXEC_CHECK "$src/doc/bash.1" ||

@@ -127,26 +127,23 @@ series_functions() {
 # library Debian's whole build makes.  Run by check.
 # shellcheck disable=SC2317
 libperl_is_the_build() {
-	local src deb debian tmp built lib rc=0
+	local src debian tmp built lib rc=0
 	# Where the package data puts the flavour's library.
 	read -r built lib < <(sed -n 's,^replace=\(build-shared/libperl\.so\.[0-9.]*\) ,\1 ,p' \
 		"$TOP/interpreter-patches/perl/package")
 	[ -n "$lib" ] || { note "interpreter-patches/perl/package has no replace= of build-shared/libperl.so"; return 1; }
 	src=$("$TOP/scripts/build-package.sh" --print-source perl)
 	built=$src/$built
-	deb=$(find "$BUILD/packages/perl/debs" -name 'libperl5.36_*.deb' -print -quit 2>/dev/null)
-	[ -n "$deb" ] || { note "no libperl5.36 package in $BUILD/packages/perl/debs"; return 1; }
-	"$TOP/scripts/build-package.sh" --debian perl >/dev/null ||
-		{ note "Debian's perl packages could not be fetched (build-package.sh --debian perl)"; return 1; }
-	debian=$(find "$BUILD/packages-debian/perl/debs" -name 'libperl5.36_*.deb' -print -quit)
 	tmp=$(mktemp -d)
-	dpkg-deb -x "$deb" "$tmp/ours"
+	unpack_package perl libperl5.36 "$tmp/ours" || { rm -rf "$tmp"; return 1; }
+	"$TOP/scripts/build-package.sh" --debian perl >/dev/null || {
+		note "Debian's perl packages could not be fetched (build-package.sh --debian perl)"
+		rm -rf "$tmp"
+		return 1
+	}
+	debian=$(find "$BUILD/packages-debian/perl/debs" -name 'libperl5.36_*.deb' -print -quit)
 	dpkg-deb -x "$debian" "$tmp/debian"
-	if [ -z "$(build_id "$built")" ] ||
-		[ "$(build_id "$tmp/ours/$lib")" != "$(build_id "$built")" ]; then
-		note "the package's /$lib is not $built"
-		rc=1
-	fi
+	package_has_binary "$built" "$tmp/ours" "$lib" || rc=1
 	library_interface "$tmp/debian/$lib" >"$tmp/debian.interface"
 	series_functions >"$tmp/series.functions"
 	library_interface "$tmp/ours/$lib" >"$tmp/ours.interface"

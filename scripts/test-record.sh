@@ -29,10 +29,30 @@ package_facts() {
 	echo "depends: tests ${SUBSET[*]}"
 }
 
-# build_id ELF: the GNU build ID of ELF (stripping keeps it): whether a
-# package has the build tree's binary.
+# build_id ELF: the GNU build ID of ELF (stripping keeps it).
 build_id() {
 	readelf --notes "$1" 2>/dev/null | sed -n 's/^ *Build ID: //p'
+}
+
+# unpack_package NAME BINARY DIR: the .deb of the binary package BINARY
+# that the stage built for NAME (build/packages/NAME/debs), unpacked into
+# DIR; status 1, saying so, when there is none.
+unpack_package() {
+	local deb
+	deb=$(find "$BUILD/packages/$1/debs" -name "$2_*.deb" -print -quit 2>/dev/null)
+	[ -n "$deb" ] || { note "no $2 package in $BUILD/packages/$1/debs"; return 1; }
+	dpkg-deb -x "$deb" "$3"
+}
+
+# package_has_binary BUILT ROOT PATH: whether the unpacked package ROOT has
+# the build tree's binary BUILT at PATH (the same build ID); says so when
+# not.
+package_has_binary() {
+	local id
+	id=$(build_id "$1")
+	[ -n "$id" ] && [ "$(build_id "$2/$3")" = "$id" ] && return 0
+	note "the package's /$3 is not $1"
+	return 1
 }
 
 # series_tests_ran MIN LOG: a result for each "RESULT: NAME" line on
